@@ -1,0 +1,93 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, check, customType, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull().unique(),
+    emailVerified: boolean('email_verified').notNull().default(false),
+    passwordHash: text('password_hash'),
+    firstName: text('first_name').notNull().default(''),
+    lastName: text('last_name').notNull().default(''),
+    preferredCurrency: text('preferred_currency').notNull().default('USD'),
+    locale: text('locale').notNull().default('tr'),
+    status: text('status', { enum: ['ACTIVE', 'SUSPENDED', 'BANNED', 'DELETED'] })
+      .notNull()
+      .default('ACTIVE'),
+    /** USD cents; only the wallet ledger writes it (src/domain/wallet/ledger.ts). */
+    walletBalanceCents: bigint('wallet_balance_cents', { mode: 'number' }).notNull().default(0),
+    apiKeyHash: text('api_key_hash').unique(),
+    apiKeyPrefix: text('api_key_prefix'),
+    apiKeyGeneratedAt: ts('api_key_generated_at'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+    deletedAt: ts('deleted_at'),
+  },
+  (t) => [check('accounts_wallet_balance_nonnegative', sql`${t.walletBalanceCents} >= 0`)],
+);
+
+export const avatars = pgTable('avatars', {
+  accountId: text('account_id')
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: 'cascade' }),
+  /** Unguessable path segment of the public avatar URL; changes with every upload. */
+  token: text('token').notNull().unique(),
+  contentType: text('content_type').notNull(),
+  bytes: bytea('bytes').notNull(),
+  updatedAt: ts('updated_at').notNull(),
+});
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    /** SHA-256 of the raw token; the raw token is only ever in the client's hands. */
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: ts('created_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('sessions_account_idx').on(t.accountId)],
+);
+
+export const passwordResetTokens = pgTable(
+  'password_reset_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    createdAt: ts('created_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [index('password_reset_tokens_account_idx').on(t.accountId)],
+);
+
+export const pushDevices = pgTable(
+  'push_devices',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    platform: text('platform', { enum: ['IOS', 'ANDROID'] }).notNull(),
+    pushToken: text('push_token').notNull().unique(),
+    appVersion: text('app_version'),
+    createdAt: ts('created_at').notNull(),
+    lastSeenAt: ts('last_seen_at').notNull(),
+  },
+  (t) => [index('push_devices_account_idx').on(t.accountId)],
+);
+
+export { ts, bytea };

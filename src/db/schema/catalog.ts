@@ -1,0 +1,45 @@
+import { bigint, boolean, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { ts } from './accounts.js';
+
+/**
+ * Plans are imported from the eSIM provider's package list by the catalog sync; they are never
+ * deleted, only deactivated, because orders reference them.
+ */
+export const plans = pgTable(
+  'plans',
+  {
+    id: text('id').primaryKey(),
+    provider: text('provider').notNull(),
+    providerPackageCode: text('provider_package_code').notNull().unique(),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    /** country | region | global */
+    scope: text('scope', { enum: ['country', 'region', 'global'] }).notNull(),
+    /** ISO alpha-2 for country plans, our region code for regional and global plans. */
+    destinationCode: text('destination_code').notNull(),
+    /** ISO alpha-2 codes the plan covers. */
+    coverage: jsonb('coverage').$type<string[]>().notNull(),
+    dataAmountMb: integer('data_amount_mb').notNull(),
+    durationDays: integer('duration_days').notNull(),
+    isTopUp: boolean('is_top_up').notNull().default(false),
+    wholesaleCents: bigint('wholesale_cents', { mode: 'number' }).notNull(),
+    /** Retail price computed by the sync from wholesale × markup. */
+    priceCents: bigint('price_cents', { mode: 'number' }).notNull(),
+    /** Operator override; survives syncs. The effective price is override ?? price. */
+    priceOverrideCents: bigint('price_override_cents', { mode: 'number' }),
+    active: boolean('active').notNull().default(true),
+    /** Operator switch that survives syncs: false keeps a plan hidden even when offered. */
+    enabledByOperator: boolean('enabled_by_operator').notNull().default(true),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+    lastSyncedAt: ts('last_synced_at'),
+  },
+  (t) => [index('plans_destination_idx').on(t.destinationCode)],
+);
+
+/** Units of a currency per 1 USD, as a decimal string (never a float in storage). */
+export const exchangeRates = pgTable('exchange_rates', {
+  currency: text('currency').primaryKey(),
+  ratePerUsd: text('rate_per_usd').notNull(),
+  updatedAt: ts('updated_at').notNull(),
+});

@@ -1,0 +1,87 @@
+import { bigint, index, integer, pgTable, text, unique } from 'drizzle-orm/pg-core';
+import { accounts, ts } from './accounts.js';
+import { plans } from './catalog.js';
+
+export const orders = pgTable(
+  'orders',
+  {
+    id: text('id').primaryKey(),
+    orderNumber: text('order_number').notNull().unique(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    channel: text('channel', { enum: ['mobile', 'partner'] }).notNull(),
+    planId: text('plan_id')
+      .notNull()
+      .references(() => plans.id),
+    quantity: integer('quantity').notNull(),
+    /** For top-up plans: the ICCID of the caller's eSIM being topped up. */
+    topUpIccid: text('top_up_iccid'),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull().default('USD'),
+    paymentMethod: text('payment_method', { enum: ['wallet', 'card', 'crypto'] }).notNull(),
+    status: text('status', {
+      enum: ['AWAITING_PAYMENT', 'PROCESSING', 'COMPLETED', 'CANCELLED', 'REFUNDED'],
+    }).notNull(),
+    paymentId: text('payment_id'),
+    fulfillmentAttempts: integer('fulfillment_attempts').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+    completedAt: ts('completed_at'),
+  },
+  (t) => [index('orders_account_idx').on(t.accountId, t.createdAt), index('orders_status_idx').on(t.status)],
+);
+
+export const esims = pgTable(
+  'esims',
+  {
+    id: text('id').primaryKey(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    planId: text('plan_id').notNull(),
+    iccid: text('iccid').notNull(),
+    /** The provider's own profile id (eSIM Access esimTranNo); ICCIDs can be reused upstream. */
+    providerRef: text('provider_ref').notNull(),
+    smdpAddress: text('smdp_address').notNull(),
+    matchingId: text('matching_id').notNull(),
+    activationCode: text('activation_code').notNull(),
+    /** Unguessable token of the public QR code URL. */
+    qrToken: text('qr_token').notNull().unique(),
+    status: text('status', { enum: ['PENDING', 'ACTIVE', 'DEPLETED', 'EXPIRED', 'CANCELLED'] })
+      .notNull()
+      .default('PENDING'),
+    dataUsageMb: integer('data_usage_mb').notNull().default(0),
+    totalVolumeMb: integer('total_volume_mb').notNull(),
+    usageCheckedAt: ts('usage_checked_at'),
+    activatedAt: ts('activated_at'),
+    expiresAt: ts('expires_at'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [
+    unique('esims_provider_ref_unique').on(t.providerRef),
+    index('esims_account_idx').on(t.accountId),
+    index('esims_order_idx').on(t.orderId),
+    index('esims_iccid_idx').on(t.iccid),
+  ],
+);
+
+export const fulfillmentAttempts = pgTable(
+  'fulfillment_attempts',
+  {
+    id: text('id').primaryKey(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => orders.id),
+    attempt: integer('attempt').notNull(),
+    outcome: text('outcome', { enum: ['success', 'failure'] }).notNull(),
+    error: text('error'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('fulfillment_attempts_order_idx').on(t.orderId)],
+);

@@ -1,0 +1,92 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { ts } from './accounts.js';
+
+/**
+ * Durable background jobs (src/jobs/queue.ts). Enqueued in the same transaction as the change
+ * that needs them, claimed with FOR UPDATE SKIP LOCKED so any number of workers can share it.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kind: text('kind').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    status: text('status', { enum: ['pending', 'running', 'done', 'failed'] })
+      .notNull()
+      .default('pending'),
+    runAt: ts('run_at').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(5),
+    lastError: text('last_error'),
+    lockedBy: text('locked_by'),
+    lockedUntil: ts('locked_until'),
+    /** At most one pending or running job per key (periodic jobs, one fulfillment per order). */
+    dedupeKey: text('dedupe_key'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [
+    index('jobs_claim_idx').on(t.status, t.runAt),
+    uniqueIndex('jobs_dedupe_active_unique')
+      .on(t.dedupeKey)
+      .where(sql`${t.status} in ('pending', 'running')`),
+  ],
+);
+
+/** Stored responses of requests sent with an Idempotency-Key (decisions §4). */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    accountId: text('account_id').notNull(),
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    status: text('status', { enum: ['in_progress', 'done'] }).notNull(),
+    responseStatus: integer('response_status'),
+    responseBody: jsonb('response_body').$type<unknown>(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.scope, t.key] })],
+);
+
+/** Every message the service sends, recorded before (or instead of) delivery. */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: text('id').primaryKey(),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html'),
+    status: text('status', { enum: ['recorded', 'sent', 'failed'] }).notNull(),
+    error: text('error'),
+    createdAt: ts('created_at').notNull(),
+    sentAt: ts('sent_at'),
+  },
+  (t) => [index('mail_outbox_to_idx').on(t.to, t.createdAt)],
+);
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: text('id').primaryKey(),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id').notNull(),
+    before: jsonb('before').$type<unknown>(),
+    after: jsonb('after').$type<unknown>(),
+    requestId: text('request_id'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('audit_log_target_idx').on(t.targetId, t.createdAt)],
+);

@@ -1,0 +1,27 @@
+import { bigint, index, pgTable, text } from 'drizzle-orm/pg-core';
+import { accounts, ts } from './accounts.js';
+
+/**
+ * The wallet ledger. Every change of accounts.wallet_balance_cents has exactly one row here,
+ * written in the same database transaction (src/domain/wallet/ledger.ts). `reference` is unique:
+ * it is what makes a replayed webhook or a repeated refund a no-op instead of a second credit.
+ */
+export const walletTransactions = pgTable(
+  'wallet_transactions',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    kind: text('kind', { enum: ['deposit', 'withdrawal', 'purchase', 'refund'] }).notNull(),
+    /** Signed USD cents: positive for deposit/refund, negative for withdrawal/purchase. */
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    balanceAfterCents: bigint('balance_after_cents', { mode: 'number' }).notNull(),
+    description: text('description').notNull().default(''),
+    orderId: text('order_id'),
+    paymentId: text('payment_id'),
+    reference: text('reference').notNull().unique(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('wallet_transactions_account_idx').on(t.accountId, t.createdAt)],
+);

@@ -1,0 +1,77 @@
+import { and, desc, eq } from 'drizzle-orm';
+import nodemailer from 'nodemailer';
+import type { Db } from '../../db/client.js';
+import { mailOutbox } from '../../db/schema/index.js';
+import type { Clock } from '../../lib/clock.js';
+import { newId } from '../../lib/ids.js';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export type MailRecord = typeof mailOutbox.$inferSelect;
+
+export interface Mailer {
+  /** Records the message in the outbox and, with MAIL_TRANSPORT=smtp, delivers it. Never throws on delivery. */
+  send(message: MailMessage): Promise<MailRecord>;
+  list(filter: { to?: string; limit?: number }): Promise<MailRecord[]>;
+}
+
+export function createMailer(deps: {
+  db: Db;
+  clock: Clock;
+  transport: 'outbox' | 'smtp';
+  smtpUrl?: string | undefined;
+  from: string;
+  onDeliveryError?: (error: Error, id: string) => void;
+}): Mailer {
+  const smtp =
+    deps.transport === 'smtp' && deps.smtpUrl ? nodemailer.createTransport(deps.smtpUrl) : undefined;
+
+  return {
+    async send(message) {
+      const id = newId('mail');
+      const [row] = await deps.db
+        .insert(mailOutbox)
+        .values({
+          id,
+          ...message,
+          html: message.html ?? null,
+          status: 'recorded',
+          createdAt: deps.clock.now(),
+        })
+        .returning();
+      if (!smtp) return row!;
+      try {
+        await smtp.sendMail({ from: deps.from, ...message });
+        const [sent] = await deps.db
+          .update(mailOutbox)
+          .set({ status: 'sent', sentAt: deps.clock.now() })
+          .where(eq(mailOutbox.id, id))
+          .returning();
+        return sent!;
+      } catch (err) {
+        const error = err instanceof Error ? err : new Error(String(err));
+        deps.onDeliveryError?.(error, id);
+        const [failed] = await deps.db
+          .update(mailOutbox)
+          .set({ status: 'failed', error: error.message.slice(0, 500) })
+          .where(eq(mailOutbox.id, id))
+          .returning();
+        return failed!;
+      }
+    },
+
+    async list({ to, limit = 100 }) {
+      return deps.db
+        .select()
+        .from(mailOutbox)
+        .where(to ? and(eq(mailOutbox.to, to.trim().toLowerCase())) : undefined)
+        .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id))
+        .limit(limit);
+    },
+  };
+}

@@ -1,0 +1,65 @@
+import { and, eq, gt, ne } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client.js';
+import { accounts, sessions } from '../../db/schema/index.js';
+import { DAY, type Clock } from '../../lib/clock.js';
+import { randomToken, sha256Hex } from '../../lib/crypto.js';
+import { newId } from '../../lib/ids.js';
+
+export const SESSION_LIFETIME_MS = 30 * DAY;
+
+export type Account = typeof accounts.$inferSelect;
+
+export interface ResolvedSession {
+  sessionId: string;
+  account: Account;
+}
+
+/**
+ * Opaque session tokens: 32 random bytes handed to the client, only their SHA-256 stored.
+ * A session lives 30 days from issue (no sliding renewal) or until logout.
+ */
+export function createSessionService(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
+  return {
+    async issue(
+      tx: DbOrTx,
+      accountId: string,
+    ): Promise<{ token: string; sessionId: string; expiresAt: Date }> {
+      const token = randomToken(32);
+      const now = clock.now();
+      const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
+      const sessionId = newId('ses');
+      await tx
+        .insert(sessions)
+        .values({ id: sessionId, accountId, tokenHash: sha256Hex(token), createdAt: now, expiresAt });
+      return { token, sessionId, expiresAt };
+    },
+
+    /** The session and its account, or null when unknown, expired, or the account is not ACTIVE. */
+    async resolve(token: string): Promise<ResolvedSession | null> {
+      const [row] = await db
+        .select({ sessionId: sessions.id, account: accounts })
+        .from(sessions)
+        .innerJoin(accounts, eq(accounts.id, sessions.accountId))
+        .where(and(eq(sessions.tokenHash, sha256Hex(token)), gt(sessions.expiresAt, clock.now())));
+      if (!row || row.account.status !== 'ACTIVE') return null;
+      return row;
+    },
+
+    async revoke(sessionId: string): Promise<void> {
+      await db.delete(sessions).where(eq(sessions.id, sessionId));
+    },
+
+    async revokeAll(tx: DbOrTx, accountId: string, exceptSessionId?: string): Promise<void> {
+      await tx
+        .delete(sessions)
+        .where(
+          exceptSessionId
+            ? and(eq(sessions.accountId, accountId), ne(sessions.id, exceptSessionId))
+            : eq(sessions.accountId, accountId),
+        );
+    },
+  };
+}
+
+export type SessionService = ReturnType<typeof createSessionService>;

@@ -1,0 +1,94 @@
+import { and, eq, gte, sql } from 'drizzle-orm';
+import type { Tx } from '../../db/client.js';
+import { accounts, walletTransactions } from '../../db/schema/index.js';
+import { assertCents } from '../../lib/money.js';
+import { newId } from '../../lib/ids.js';
+import { AppError } from '../errors.js';
+
+export type WalletTransactionKind = 'deposit' | 'withdrawal' | 'purchase' | 'refund';
+
+export interface LedgerEntry {
+  accountId: string;
+  kind: WalletTransactionKind;
+  /** Positive USD cents; the sign is implied by the kind. */
+  amountCents: number;
+  /**
+   * Globally unique reference of the business event (`payment:pay_x`, `order:ord_x:refund`).
+   * A second post with the same reference changes nothing and returns `duplicate: true`.
+   */
+  reference: string;
+  description?: string;
+  orderId?: string | null;
+  paymentId?: string | null;
+  at: Date;
+}
+
+export type LedgerResult =
+  | { duplicate: false; transactionId: string; balanceAfterCents: number }
+  | { duplicate: true; transactionId: string; balanceAfterCents: number };
+
+const CREDIT_KINDS: ReadonlySet<WalletTransactionKind> = new Set(['deposit', 'refund']);
+
+/**
+ * The only writer of wallet balances. Must be called inside the caller's transaction so that the
+ * balance change, its transaction row and the business change (order, payment) commit together.
+ *
+ * Why this is safe under concurrency:
+ * - The reference is claimed first with INSERT … ON CONFLICT DO NOTHING: of two parallel posts of
+ *   one event only one inserts; the other sees no row and reports a duplicate.
+ * - Debits are one conditional UPDATE (`balance >= amount`), which takes the row lock and
+ *   re-checks after waiting for it, so parallel purchases can never overdraw. The CHECK
+ *   constraint on the column is the last line of defence.
+ */
+export async function postLedgerEntry(tx: Tx, entry: LedgerEntry): Promise<LedgerResult> {
+  assertCents(entry.amountCents);
+  if (entry.amountCents <= 0) throw new RangeError('ledger amounts are positive; the kind gives the sign');
+  const credit = CREDIT_KINDS.has(entry.kind);
+  const signed = credit ? entry.amountCents : -entry.amountCents;
+  const id = newId('wtx');
+
+  const inserted = await tx
+    .insert(walletTransactions)
+    .values({
+      id,
+      accountId: entry.accountId,
+      kind: entry.kind,
+      amountCents: signed,
+      balanceAfterCents: 0,
+      description: entry.description ?? '',
+      orderId: entry.orderId ?? null,
+      paymentId: entry.paymentId ?? null,
+      reference: entry.reference,
+      createdAt: entry.at,
+    })
+    .onConflictDoNothing({ target: walletTransactions.reference })
+    .returning({ id: walletTransactions.id });
+
+  if (inserted.length === 0) {
+    const [existing] = await tx
+      .select({ id: walletTransactions.id, balanceAfterCents: walletTransactions.balanceAfterCents })
+      .from(walletTransactions)
+      .where(eq(walletTransactions.reference, entry.reference));
+    return { duplicate: true, transactionId: existing!.id, balanceAfterCents: existing!.balanceAfterCents };
+  }
+
+  const condition = credit
+    ? eq(accounts.id, entry.accountId)
+    : and(eq(accounts.id, entry.accountId), gte(accounts.walletBalanceCents, entry.amountCents));
+  const [updated] = await tx
+    .update(accounts)
+    .set({ walletBalanceCents: sql`${accounts.walletBalanceCents} + ${signed}`, updatedAt: entry.at })
+    .where(condition)
+    .returning({ balance: accounts.walletBalanceCents });
+  if (!updated) {
+    // Throwing rolls back the caller's transaction, including the reference row inserted above.
+    throw new AppError('INSUFFICIENT_BALANCE', 'Wallet balance is below the amount', {
+      requiredUsd: entry.amountCents / 100,
+    });
+  }
+  await tx
+    .update(walletTransactions)
+    .set({ balanceAfterCents: updated.balance })
+    .where(eq(walletTransactions.id, id));
+  return { duplicate: false, transactionId: id, balanceAfterCents: updated.balance };
+}

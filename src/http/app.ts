@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import compress from '@fastify/compress';
+import cookie from '@fastify/cookie';
+import swagger from '@fastify/swagger';
+import scalar from '@scalar/fastify-api-reference';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Config } from '../config/index.js';
+import { createContainer, type Container } from '../container.js';
+import { openDatabase, type Database } from '../db/client.js';
+import { systemClock, type Clock } from '../lib/clock.js';
+import { adminSurface } from './admin/index.js';
+import { installErrorHandling } from './shared/errors.js';
+import { mobileSurface } from './mobile/index.js';
+import { partnerSurface } from './partner/index.js';
+import { sandboxSurface } from './sandbox/index.js';
+import { registerOpenApiDocuments } from './shared/openapi.js';
+import { Type } from '@sinclair/typebox';
+import './types.js';
+
+export const BODY_LIMIT_BYTES = 2 * 1024 * 1024;
+
+export interface BuildAppOptions {
+  config: Readonly<Config>;
+  /** An already-open database (tests share one between instances); otherwise opened from config. */
+  database?: Database;
+  clock?: Clock;
+  /** pino options, or false to silence logs (tests). */
+  logger?: FastifyServerOptions['logger'];
+  /** Lets a caller replace providers or services before routes are registered (tests). */
+  configure?: (container: Container) => void;
+}
+
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Query values that are secrets when they appear in a URL (reset links, QR tokens). */
+function redactUrl(url: string): string {
+  return url.replace(/([?&](?:token|key|api_key)=)[^&]*/gi, '$1[REDACTED]');
+}
+
+export function loggerOptions(config: Readonly<Config>): FastifyServerOptions['logger'] {
+  return {
+    level: config.logLevel,
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        'req.headers["x-api-key"]',
+        'res.headers["set-cookie"]',
+        '*.password',
+        '*.newPassword',
+        '*.currentPassword',
+        '*.token',
+        '*.apiKey',
+        '*.key',
+        '*.secret',
+      ],
+      censor: '[REDACTED]',
+    },
+    serializers: {
+      req: (req: { method: string; url: string; id: string; ip?: string }) => ({
+        id: req.id,
+        method: req.method,
+        url: redactUrl(req.url),
+        ip: req.ip,
+      }),
+    },
+  };
+}
+
+/** Builds the complete service without listening; `main` listens, tests use `app.inject`. */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(config),
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: false,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
+    },
+    ajv: {
+      customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false },
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const ownsDatabase = !options.database;
+  const database = options.database ?? openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  if (ownsDatabase) await database.migrate();
+  const container = createContainer({ config, database, clock: options.clock ?? systemClock, log: app.log });
+  options.configure?.(container);
+  app.decorate('container', container);
+  app.decorateRequest('auth', null);
+  app.decorateRequest('partner', null);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onClose', async () => {
+    await container.worker.stop();
+    if (ownsDatabase) await database.close();
+  });
+
+  installErrorHandling(app, 'root');
+  await app.register(cookie);
+  await app.register(compress, { global: true, threshold: 1024 });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'eSIM Resale Service API',
+        version: '1.0.0',
+        description:
+          'Mobile/Web API (/api/v1), Partner API (/api/public/v1) and operator API (/api/admin/v1).',
+      },
+      servers: [{ url: config.publicBaseUrl }],
+      components: {
+        securitySchemes: {
+          sessionToken: { type: 'http', scheme: 'bearer', description: 'Session token from register/login' },
+          sessionCookie: { type: 'apiKey', in: 'cookie', name: 'svc_session' },
+          apiKey: { type: 'http', scheme: 'bearer', description: 'Partner API key svc_live_sk_…' },
+          apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' },
+        },
+      },
+    },
+  });
+  await app.register(scalar, { routePrefix: '/docs' });
+
+  app.get(
+    '/health',
+    { schema: { hide: true, response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
+    async () => ({ status: 'ok' as const }),
+  );
+  app.get(
+    '/ready',
+    {
+      schema: {
+        hide: true,
+        response: {
+          200: Type.Object({ status: Type.String() }),
+          503: Type.Object({ status: Type.String() }),
+        },
+      },
+    },
+    async (_request, reply) => {
+      try {
+        await container.database.ping();
+        await container.readinessChecks.run();
+        return { status: 'ready' };
+      } catch {
+        return reply.code(503).send({ status: 'unavailable' });
+      }
+    },
+  );
+
+  await app.register(mobileSurface, { prefix: '/api/v1' });
+  await app.register(partnerSurface, { prefix: '/api/public/v1' });
+  if (config.adminToken) await app.register(adminSurface, { prefix: '/api/admin/v1' });
+  if (config.cardProvider === 'sandbox' || config.cryptoProvider === 'sandbox') {
+    await app.register(sandboxSurface, { prefix: '/sandbox' });
+  }
+  registerOpenApiDocuments(app);
+  return app;
+}

@@ -1,0 +1,56 @@
+import type { FastifyReply } from 'fastify';
+import type { Config } from '../../config/index.js';
+
+export const SESSION_COOKIE = 'svc_session';
+
+export function parseBearer(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m?.[1];
+}
+
+export function setSessionCookie(reply: FastifyReply, config: Config, token: string, expiresAt: Date): void {
+  reply.setCookie(SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: config.publicBaseUrl.startsWith('https:'),
+    path: '/',
+    expires: expiresAt,
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply, config: Config): void {
+  reply.clearCookie(SESSION_COOKIE, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: config.publicBaseUrl.startsWith('https:'),
+    path: '/',
+  });
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * CSRF defence for cookie-authenticated requests: a state-changing request must come from a page
+ * of our own origin (Origin header, or Referer when a browser omits Origin). Bearer requests
+ * cannot be forged by a third-party page, so they skip this.
+ */
+export function isSameOriginRequest(
+  method: string,
+  headers: Record<string, string | string[] | undefined>,
+  publicBaseUrl: string,
+): boolean {
+  if (SAFE_METHODS.has(method)) return true;
+  const expected = new URL(publicBaseUrl).origin;
+  const origin = headers.origin;
+  if (typeof origin === 'string' && origin !== 'null') return origin === expected;
+  const referer = headers.referer;
+  if (typeof referer === 'string') {
+    try {
+      return new URL(referer).origin === expected;
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}

@@ -1,0 +1,107 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, type ErrorCode } from '../../domain/errors.js';
+import { statusFor, type Surface } from './error-map.js';
+import { messageFor, preferredLang } from './messages.js';
+
+interface ValidationIssue {
+  field: string;
+  message: string;
+}
+
+/** Turns anything thrown in a request into an AppError; unknown errors become INTERNAL_ERROR. */
+export function toAppError(err: unknown): { error: AppError; unexpected: boolean } {
+  if (err instanceof AppError) return { error: err, unexpected: false };
+  const fe = err as Partial<FastifyError> & { validation?: unknown[] };
+  if (Array.isArray(fe.validation)) {
+    const issues: ValidationIssue[] = fe.validation.map((v) => {
+      const item = v as { instancePath?: string; message?: string; params?: Record<string, unknown> };
+      const missing = item.params?.missingProperty;
+      const path = (item.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+      const field = typeof missing === 'string' ? (path ? `${path}.${missing}` : missing) : path;
+      return { field: field || (fe.validationContext ?? 'body'), message: item.message ?? 'is invalid' };
+    });
+    const first = issues[0];
+    const context = fe.validationContext ?? 'body';
+    const message = first
+      ? `${context}${first.field ? `.${first.field}` : ''} ${first.message}`
+      : 'Invalid request';
+    return { error: new AppError('VALIDATION_ERROR', message, { issues }), unexpected: false };
+  }
+  switch (fe.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return {
+        error: new AppError('PAYLOAD_TOO_LARGE', 'Request body is larger than 2 MB'),
+        unexpected: false,
+      };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { error: new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type'), unexpected: false };
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { error: new AppError('VALIDATION_ERROR', 'Request body is not valid JSON'), unexpected: false };
+  }
+  if (fe.statusCode === 429)
+    return { error: new AppError('RATE_LIMITED', 'Too many requests'), unexpected: false };
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    const code: ErrorCode =
+      fe.statusCode === 404 ? 'NOT_FOUND' : fe.statusCode === 413 ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION_ERROR';
+    return {
+      error: new AppError(code, code === 'VALIDATION_ERROR' ? 'Invalid request' : code),
+      unexpected: false,
+    };
+  }
+  return { error: new AppError('INTERNAL_ERROR', 'Internal server error'), unexpected: true };
+}
+
+/** Mobile: `{ error: "<localised message>", code }` (decisions §5). */
+export function mobileBody(error: AppError, request: FastifyRequest): Record<string, unknown> {
+  const lang = preferredLang(request.headers['accept-language']);
+  let message = messageFor(error.code, lang);
+  if (error.code === 'VALIDATION_ERROR' && error.details?.issues) {
+    const first = (error.details.issues as ValidationIssue[])[0];
+    if (first?.field) message = `${message} (${first.field})`;
+  }
+  const body: Record<string, unknown> = { error: message, code: error.code };
+  if (error.code === 'INTERNAL_ERROR') body.requestId = request.id;
+  if (error.code === 'FULFILLMENT_FAILED' && error.details?.orderId) body.orderId = error.details.orderId;
+  return body;
+}
+
+/** Partner and admin: `{ error: { code, message, details? } }`, English. */
+export function partnerBody(error: AppError, request: FastifyRequest): Record<string, unknown> {
+  const details = error.code === 'INTERNAL_ERROR' ? { requestId: request.id } : error.details;
+  return { error: { code: error.code, message: error.message, ...(details ? { details } : {}) } };
+}
+
+export function sendError(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  surface: Surface,
+  error: AppError,
+): FastifyReply {
+  const status = statusFor(error.code, surface);
+  if (error.headers) reply.headers(error.headers);
+  const body = surface === 'mobile' ? mobileBody(error, request) : partnerBody(error, request);
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+/**
+ * Installs the surface's error and not-found handlers. The fallback never echoes the original
+ * message: stack traces and SQL stay in the log, keyed by the request id the client sees.
+ */
+export function installErrorHandling(app: FastifyInstance, surface: Surface): void {
+  app.setErrorHandler((err, request, reply) => {
+    const { error, unexpected } = toAppError(err);
+    if (unexpected) request.log.error({ err }, 'unhandled error');
+    else if (statusFor(error.code, surface) >= 500)
+      request.log.warn({ code: error.code, msg: error.message }, 'request failed');
+    return sendError(reply, request, surface, error);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(
+      reply,
+      request,
+      surface,
+      new AppError('NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`),
+    ),
+  );
+}

@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+
+type OpenApiDoc = {
+  info: Record<string, unknown>;
+  paths?: Record<string, unknown>;
+  [key: string]: unknown;
+};
+
+const DOCUMENTS = [
+  { path: '/api/v1/openapi.json', prefix: '/api/v1/', title: 'Mobile/Web API' },
+  { path: '/api/public/v1/openapi.json', prefix: '/api/public/v1/', title: 'Partner API' },
+  { path: '/api/admin/v1/openapi.json', prefix: '/api/admin/v1/', title: 'Operator API' },
+] as const;
+
+/**
+ * One OpenAPI document per surface, cut from the document @fastify/swagger builds from the
+ * route schemas, so validation and documentation cannot drift apart.
+ */
+export function registerOpenApiDocuments(app: FastifyInstance): void {
+  const cache = new Map<string, string>();
+  for (const doc of DOCUMENTS) {
+    if (doc.prefix === '/api/admin/v1/' && !app.container.config.adminToken) continue;
+    app.get(doc.path, { schema: { hide: true } }, async (_request, reply) => {
+      let body = cache.get(doc.path);
+      if (!body) {
+        const full = app.swagger() as unknown as OpenApiDoc;
+        const paths = Object.fromEntries(
+          Object.entries(full.paths ?? {}).filter(([path]) => path.startsWith(doc.prefix)),
+        );
+        body = JSON.stringify({
+          ...full,
+          info: { ...full.info, title: `eSIM Resale Service — ${doc.title}` },
+          paths,
+        });
+        cache.set(doc.path, body);
+      }
+      return reply.type('application/json; charset=utf-8').send(body);
+    });
+  }
+}

@@ -1,0 +1,45 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+
+/** Mobile error body (decisions §5). */
+export const MobileErrorSchema = Type.Object(
+  {
+    error: Type.String({
+      description: 'Human-readable message, Turkish by default, English with Accept-Language: en',
+    }),
+    code: Type.String({ description: 'Stable machine-readable code, e.g. VALIDATION_ERROR' }),
+    requestId: Type.Optional(Type.String()),
+    orderId: Type.Optional(Type.String()),
+  },
+  { $id: undefined, title: 'MobileError' },
+);
+
+/** Partner and admin error body (specification §7, decisions §5). */
+export const PartnerErrorSchema = Type.Object(
+  {
+    error: Type.Object({
+      code: Type.String({ description: 'Stable machine-readable code; clients branch on it' }),
+      message: Type.String(),
+      details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    }),
+  },
+  { title: 'PartnerError' },
+);
+
+export const SuccessSchema = Type.Object({ success: Type.Literal(true) });
+
+export const IsoDate = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds' });
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** Responses for the error statuses a route can produce, in the surface's shape. */
+export function mobileErrors(...statuses: number[]): Record<number, typeof MobileErrorSchema> {
+  return Object.fromEntries([400, 500, ...statuses].map((s) => [s, MobileErrorSchema]));
+}
+
+export function partnerErrors(...statuses: number[]): Record<number, typeof PartnerErrorSchema> {
+  return Object.fromEntries([400, 401, 429, 500, ...statuses].map((s) => [s, PartnerErrorSchema]));
+}
+
+export function adminErrors(...statuses: number[]): Record<number, typeof PartnerErrorSchema> {
+  return Object.fromEntries([400, 401, 500, ...statuses].map((s) => [s, PartnerErrorSchema]));
+}

@@ -1,0 +1,114 @@
+import { and, asc, eq, inArray, lte, or } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../db/client.js';
+import { jobs } from '../db/schema/index.js';
+import type { Clock } from '../lib/clock.js';
+
+export type Job = typeof jobs.$inferSelect;
+
+export interface EnqueueOptions {
+  kind: string;
+  payload?: Record<string, unknown>;
+  runAt?: Date;
+  maxAttempts?: number;
+  /** While a job with this key is pending or running, enqueueing another is a no-op. */
+  dedupeKey?: string;
+}
+
+/** How long a claimed job is ours before another worker may assume we crashed and take it. */
+const LEASE_MS = 5 * 60 * 1000;
+
+export interface JobQueue {
+  /** Call with the transaction of the change that needs the job, so both commit or neither. */
+  enqueue(db: DbOrTx, options: EnqueueOptions): Promise<void>;
+  /** Claims up to `limit` due jobs (or jobs whose worker's lease ran out) for `workerId`. */
+  claim(workerId: string, limit: number): Promise<Job[]>;
+  complete(job: Job): Promise<void>;
+  /** Schedules a retry at `retryAt`, or marks the job failed when `retryAt` is null. */
+  fail(job: Job, error: string, retryAt: Date | null): Promise<void>;
+}
+
+export function createJobQueue(deps: { db: Db; clock: Clock }): JobQueue {
+  const { db, clock } = deps;
+  return {
+    async enqueue(tx, options) {
+      const now = clock.now();
+      await tx
+        .insert(jobs)
+        .values({
+          kind: options.kind,
+          payload: options.payload ?? {},
+          runAt: options.runAt ?? now,
+          maxAttempts: options.maxAttempts ?? 5,
+          dedupeKey: options.dedupeKey ?? null,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .onConflictDoNothing();
+    },
+
+    async claim(workerId, limit) {
+      const now = clock.now();
+      // SKIP LOCKED lets many workers scan the same due rows without waiting on each other;
+      // each row is handed to exactly one of them.
+      return db.transaction(async (tx) => {
+        const due = await tx
+          .select({ id: jobs.id })
+          .from(jobs)
+          .where(
+            or(
+              and(eq(jobs.status, 'pending'), lte(jobs.runAt, now)),
+              and(eq(jobs.status, 'running'), lte(jobs.lockedUntil, now)),
+            ),
+          )
+          .orderBy(asc(jobs.runAt), asc(jobs.id))
+          .limit(limit)
+          .for('update', { skipLocked: true });
+        if (due.length === 0) return [];
+        const claimed = await tx
+          .update(jobs)
+          .set({
+            status: 'running',
+            lockedBy: workerId,
+            lockedUntil: new Date(now.getTime() + LEASE_MS),
+            updatedAt: now,
+          })
+          .where(
+            inArray(
+              jobs.id,
+              due.map((d) => d.id),
+            ),
+          )
+          .returning();
+        return claimed.sort((a, b) => a.runAt.getTime() - b.runAt.getTime() || a.id - b.id);
+      });
+    },
+
+    async complete(job) {
+      await db
+        .update(jobs)
+        .set({
+          status: 'done',
+          attempts: job.attempts + 1,
+          lockedBy: null,
+          lockedUntil: null,
+          updatedAt: clock.now(),
+        })
+        .where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, job.lockedBy ?? '')));
+    },
+
+    async fail(job, error, retryAt) {
+      await db
+        .update(jobs)
+        .set({
+          status: retryAt ? 'pending' : 'failed',
+          attempts: job.attempts + 1,
+          runAt: retryAt ?? job.runAt,
+          lastError: error.slice(0, 2000),
+          lockedBy: null,
+          lockedUntil: null,
+          updatedAt: clock.now(),
+        })
+        .where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, job.lockedBy ?? '')));
+    },
+  };
+}

@@ -1,0 +1,12 @@
+import { randomBase62 } from './crypto.js';
+
+/**
+ * Prefixed random ids (`acc_…`, `ord_…`): readable in logs, unguessable, and the prefix tells
+ * a support engineer what kind of object an id names.
+ */
+export type IdPrefix =
+  'acc' | 'ses' | 'ord' | 'esim' | 'pay' | 'wtx' | 'tkt' | 'msg' | 'dev' | 'mail' | 'aud' | 'att';
+
+export function newId(prefix: IdPrefix): string {
+  return `${prefix}_${randomBase62(20)}`;
+}

@@ -1,0 +1,77 @@
+import { hash } from '@node-rs/argon2';
+import { eq, sql } from 'drizzle-orm';
+import { expect } from 'vitest';
+import type { Container } from '../../src/container.js';
+import { accounts, walletTransactions } from '../../src/db/schema/index.js';
+import { postLedgerEntry } from '../../src/domain/wallet/ledger.js';
+import { newId } from '../../src/lib/ids.js';
+import { randomBase62 } from '../../src/lib/crypto.js';
+
+export const DEFAULT_PASSWORD = 'correct horse battery';
+
+export interface TestUser {
+  id: string;
+  email: string;
+  password: string;
+  /** Session token for `Authorization: Bearer`. */
+  token: string;
+  auth: { authorization: string };
+}
+
+/** An ACTIVE account with a session, made through the domain layer (no HTTP). */
+export async function createUser(
+  container: Container,
+  options: { email?: string; password?: string; balanceCents?: number; locale?: string } = {},
+): Promise<TestUser> {
+  const email = options.email ?? `user-${randomBase62(10).toLowerCase()}@example.com`;
+  const password = options.password ?? DEFAULT_PASSWORD;
+  const id = newId('acc');
+  const now = container.clock.now();
+  await container.db.insert(accounts).values({
+    id,
+    email,
+    passwordHash: await hash(password),
+    firstName: 'Test',
+    lastName: 'User',
+    locale: options.locale ?? 'en',
+    createdAt: now,
+    updatedAt: now,
+  });
+  const { token } = await container.sessions.issue(container.db, id);
+  if (options.balanceCents) await fundWallet(container, id, options.balanceCents);
+  return { id, email, password, token, auth: { authorization: `Bearer ${token}` } };
+}
+
+export async function fundWallet(container: Container, accountId: string, cents: number): Promise<void> {
+  await container.db.transaction((tx) =>
+    postLedgerEntry(tx, {
+      accountId,
+      kind: 'deposit',
+      amountCents: cents,
+      reference: `test:${newId('wtx')}`,
+      description: 'test funding',
+      at: container.clock.now(),
+    }),
+  );
+}
+
+export async function balanceOf(container: Container, accountId: string): Promise<number> {
+  const [row] = await container.db
+    .select({ balance: accounts.walletBalanceCents })
+    .from(accounts)
+    .where(eq(accounts.id, accountId));
+  return row!.balance;
+}
+
+/** The ledger invariant: every account's balance equals the sum of its transactions. */
+export async function expectLedgerInvariant(container: Container): Promise<void> {
+  const rows = await container.db
+    .select({
+      id: accounts.id,
+      balance: accounts.walletBalanceCents,
+      sum: sql<string>`coalesce((select sum(${walletTransactions.amountCents}) from ${walletTransactions} where ${walletTransactions.accountId} = ${accounts.id}), 0)`,
+    })
+    .from(accounts);
+  for (const row of rows)
+    expect({ id: row.id, balance: row.balance }).toEqual({ id: row.id, balance: Number(row.sum) });
+}
