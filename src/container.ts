@@ -4,6 +4,7 @@ import type { Database } from './db/client.js';
 import { createApiKeyService } from './domain/accounts/api-keys.js';
 import { createMailer } from './domain/mail/mailer.js';
 import { createSessionService } from './domain/sessions/sessions.service.js';
+import { createEsimProvider } from './providers/esim/registry.js';
 import { createJobQueue } from './jobs/queue.js';
 import { createWorker, type JobHandlers } from './jobs/worker.js';
 import type { Clock } from './lib/clock.js';
@@ -34,6 +35,7 @@ export function createContainer(deps: ContainerDeps) {
   });
   const sessions = createSessionService({ db, clock });
   const apiKeys = createApiKeyService({ db, clock });
+  const providers = { esim: createEsimProvider(config, { db, clock }) };
 
   /** Background job kinds → handlers; each area adds its own. */
   const jobHandlers: JobHandlers = {};
