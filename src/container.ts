@@ -77,6 +77,7 @@ export function createContainer(deps: ContainerDeps) {
     mailer,
     sessions,
     apiKeys,
+    providers,
     jobHandlers,
     worker,
     readinessChecks,
