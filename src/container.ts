@@ -8,6 +8,7 @@ import { createEsimProvider } from './providers/esim/registry.js';
 import { createJobQueue } from './jobs/queue.js';
 import { createWorker, type JobHandlers } from './jobs/worker.js';
 import type { Clock } from './lib/clock.js';
+import { createRedis } from './lib/redis.js';
 
 export interface ContainerDeps {
   config: Readonly<Config>;
@@ -49,8 +50,9 @@ export function createContainer(deps: ContainerDeps) {
   });
 
   /** Extra dependencies GET /ready checks besides the database (Redis adds itself). */
+  const redis = config.redisUrl ? createRedis(config.redisUrl, log) : undefined;
   const readinessChecks = {
-    checks: [] as Array<() => Promise<void>>,
+    checks: (redis ? [async () => void (await redis.ping())] : []) as Array<() => Promise<void>>,
     async run() {
       for (const check of this.checks) await check();
     },
@@ -81,6 +83,7 @@ export function createContainer(deps: ContainerDeps) {
     jobHandlers,
     worker,
     readinessChecks,
+    redis,
   };
 }
 

@@ -98,6 +98,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.addHook('onClose', async () => {
     await container.worker.stop();
+    container.redis?.disconnect();
     if (ownsDatabase) await database.close();
   });
 
