@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config/index.js';
 import type { Database } from './db/client.js';
+import { createAuditService } from './domain/audit/audit.service.js';
 import { createApiKeyService } from './domain/accounts/api-keys.js';
 import { createMailer } from './domain/mail/mailer.js';
 import { createSessionService } from './domain/sessions/sessions.service.js';
@@ -36,6 +37,7 @@ export function createContainer(deps: ContainerDeps) {
   });
   const sessions = createSessionService({ db, clock });
   const apiKeys = createApiKeyService({ db, clock });
+  const audit = createAuditService({ db, clock });
   const providers = { esim: createEsimProvider(config, { db, clock }) };
 
   /** Background job kinds → handlers; each area adds its own. */
@@ -79,6 +81,7 @@ export function createContainer(deps: ContainerDeps) {
     mailer,
     sessions,
     apiKeys,
+    audit,
     providers,
     jobHandlers,
     worker,

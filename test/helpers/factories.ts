@@ -2,7 +2,7 @@ import { hash } from '@node-rs/argon2';
 import { eq, sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { Container } from '../../src/container.js';
-import { accounts, walletTransactions } from '../../src/db/schema/index.js';
+import { accounts, plans, walletTransactions } from '../../src/db/schema/index.js';
 import { postLedgerEntry } from '../../src/domain/wallet/ledger.js';
 import { newId } from '../../src/lib/ids.js';
 import { randomBase62 } from '../../src/lib/crypto.js';
@@ -74,4 +74,38 @@ export async function expectLedgerInvariant(container: Container): Promise<void>
     .from(accounts);
   for (const row of rows)
     expect({ id: row.id, balance: row.balance }).toEqual({ id: row.id, balance: Number(row.sum) });
+}
+
+/**
+ * A plan row for tests that need a specific plan without running the catalog sync.
+ * The sandbox eSIM provider must know `providerPackageCode` for fulfillment to succeed.
+ */
+export async function createPlan(
+  container: Container,
+  overrides: Partial<typeof plans.$inferInsert> = {},
+): Promise<typeof plans.$inferSelect> {
+  const now = container.clock.now();
+  const code = overrides.providerPackageCode ?? `TEST-${randomBase62(8)}`;
+  const [row] = await container.db
+    .insert(plans)
+    .values({
+      id: overrides.id ?? `plan_${code.toLowerCase()}`,
+      provider: container.providers.esim.name,
+      providerPackageCode: code,
+      title: 'Test 1GB 7 days',
+      scope: 'country',
+      destinationCode: 'TR',
+      coverage: ['TR'],
+      dataAmountMb: 1024,
+      durationDays: 7,
+      isTopUp: false,
+      wholesaleCents: 300,
+      priceCents: 499,
+      active: true,
+      createdAt: now,
+      updatedAt: now,
+      ...overrides,
+    })
+    .returning();
+  return row!;
 }

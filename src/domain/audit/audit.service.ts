@@ -1,0 +1,59 @@
+import { and, desc, eq, lt, or } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client.js';
+import { auditLog } from '../../db/schema/index.js';
+import type { Clock } from '../../lib/clock.js';
+import { newId } from '../../lib/ids.js';
+
+export interface AuditEntry {
+  /** Dotted verb, e.g. `account.status.update`, `wallet.adjust`, `order.refund`. */
+  action: string;
+  targetType: string;
+  targetId: string;
+  /** Small before/after summaries of what changed, never secrets. */
+  before?: unknown;
+  after?: unknown;
+  requestId?: string;
+}
+
+export type AuditRecord = typeof auditLog.$inferSelect;
+
+/** The operator audit trail: every state-changing admin action writes one row. */
+export function createAuditService(deps: { db: Db; clock: Clock }) {
+  return {
+    /** Pass the action's transaction so the audit row commits (or not) with the change. */
+    async record(tx: DbOrTx, entry: AuditEntry): Promise<void> {
+      await tx.insert(auditLog).values({
+        id: newId('aud'),
+        action: entry.action,
+        targetType: entry.targetType,
+        targetId: entry.targetId,
+        before: entry.before ?? null,
+        after: entry.after ?? null,
+        requestId: entry.requestId ?? null,
+        createdAt: deps.clock.now(),
+      });
+    },
+
+    /** Newest first; `before` is a cursor (the id of the last row of the previous page). */
+    async list(filter: { target?: string; limit?: number; before?: AuditRecord }): Promise<AuditRecord[]> {
+      const conditions = [];
+      if (filter.target) conditions.push(eq(auditLog.targetId, filter.target));
+      if (filter.before) {
+        conditions.push(
+          or(
+            lt(auditLog.createdAt, filter.before.createdAt),
+            and(eq(auditLog.createdAt, filter.before.createdAt), lt(auditLog.id, filter.before.id)),
+          ),
+        );
+      }
+      return deps.db
+        .select()
+        .from(auditLog)
+        .where(conditions.length ? and(...conditions) : undefined)
+        .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+        .limit(filter.limit ?? 100);
+    },
+  };
+}
+
+export type AuditService = ReturnType<typeof createAuditService>;
