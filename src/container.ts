@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config/index.js';
 import type { Database } from './db/client.js';
 import { createAuditService } from './domain/audit/audit.service.js';
+import { createExchangeRateService } from './domain/catalog/exchange-rates.js';
 import { createApiKeyService } from './domain/accounts/api-keys.js';
 import { createMailer } from './domain/mail/mailer.js';
 import { createSessionService } from './domain/sessions/sessions.service.js';
@@ -38,6 +39,7 @@ export function createContainer(deps: ContainerDeps) {
   const sessions = createSessionService({ db, clock });
   const apiKeys = createApiKeyService({ db, clock });
   const audit = createAuditService({ db, clock });
+  const exchangeRates = createExchangeRateService({ db, clock });
   const providers = { esim: createEsimProvider(config, { db, clock }) };
 
   /** Background job kinds → handlers; each area adds its own. */
@@ -65,6 +67,7 @@ export function createContainer(deps: ContainerDeps) {
    * jobs). Each area pushes its own; tests call `startup()` when they want the same.
    */
   const startupTasks: Array<() => Promise<void>> = [];
+  startupTasks.push(() => exchangeRates.seed());
   async function startup() {
     for (const task of startupTasks) await task();
   }
@@ -82,6 +85,7 @@ export function createContainer(deps: ContainerDeps) {
     sessions,
     apiKeys,
     audit,
+    exchangeRates,
     providers,
     jobHandlers,
     worker,

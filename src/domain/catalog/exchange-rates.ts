@@ -1,0 +1,76 @@
+import { eq } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client.js';
+import { exchangeRates } from '../../db/schema/index.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Currency } from '../../lib/money.js';
+
+/** Units of each currency per 1 USD, used until an operator sets real ones (PUT /exchange-rates). */
+export const SEED_RATES: Record<Exclude<Currency, 'USD'>, string> = {
+  EUR: '0.92',
+  GBP: '0.79',
+  TRY: '34.25',
+};
+
+const RATE_PATTERN = /^\d{1,9}(\.\d{1,8})?$/;
+
+export function isValidRate(rate: string): boolean {
+  return RATE_PATTERN.test(rate) && Number(rate) > 0;
+}
+
+/**
+ * Converts cents of `currency` to USD cents at `ratePerUsd` (a decimal string), rounding down
+ * so a top-up never credits more than was paid. Integer maths on scaled values, no floats.
+ */
+export function toUsdCentsRoundedDown(minorUnits: number, ratePerUsd: string): number {
+  const [whole, frac = ''] = ratePerUsd.split('.');
+  const scale = 10n ** BigInt(frac.length);
+  const scaledRate = BigInt(whole! + frac);
+  return Number((BigInt(minorUnits) * scale) / scaledRate);
+}
+
+/** USD cents → minor units of a currency at `ratePerUsd`, rounded half up (display prices). */
+export function fromUsdCents(usdCents: number, ratePerUsd: string): number {
+  const [whole, frac = ''] = ratePerUsd.split('.');
+  const scale = 10n ** BigInt(frac.length);
+  const scaledRate = BigInt(whole! + frac);
+  return Number((BigInt(usdCents) * scaledRate * 2n + scale) / (2n * scale));
+}
+
+export function createExchangeRateService(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
+  return {
+    /** Inserts the seed rates that are missing; never overwrites an operator's rate. */
+    async seed(): Promise<void> {
+      const now = clock.now();
+      for (const [currency, ratePerUsd] of Object.entries(SEED_RATES)) {
+        await db.insert(exchangeRates).values({ currency, ratePerUsd, updatedAt: now }).onConflictDoNothing();
+      }
+    },
+
+    /** Every rate, USD included as "1". */
+    async all(): Promise<Record<Currency, string>> {
+      const rows = await db.select().from(exchangeRates);
+      const rates: Record<string, string> = { USD: '1', ...SEED_RATES };
+      for (const row of rows) rates[row.currency] = row.ratePerUsd;
+      return rates as Record<Currency, string>;
+    },
+
+    async get(currency: Currency): Promise<string> {
+      if (currency === 'USD') return '1';
+      const [row] = await db.select().from(exchangeRates).where(eq(exchangeRates.currency, currency));
+      return row?.ratePerUsd ?? SEED_RATES[currency];
+    },
+
+    async set(tx: DbOrTx, rates: Partial<Record<Exclude<Currency, 'USD'>, string>>): Promise<void> {
+      const now = clock.now();
+      for (const [currency, ratePerUsd] of Object.entries(rates)) {
+        await tx
+          .insert(exchangeRates)
+          .values({ currency, ratePerUsd, updatedAt: now })
+          .onConflictDoUpdate({ target: exchangeRates.currency, set: { ratePerUsd, updatedAt: now } });
+      }
+    },
+  };
+}
+
+export type ExchangeRateService = ReturnType<typeof createExchangeRateService>;
