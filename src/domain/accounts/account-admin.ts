@@ -1,0 +1,50 @@
+import { desc, eq } from 'drizzle-orm';
+import { accounts } from '../../db/schema/index.js';
+import { AppError } from '../errors.js';
+import type { Account } from '../sessions/sessions.service.js';
+import type { AccountServiceDeps } from './accounts.service.js';
+
+export type AdminSettableStatus = 'ACTIVE' | 'SUSPENDED' | 'BANNED';
+
+/** Operator actions on accounts (decisions §6). */
+export function createAccountAdmin(deps: Pick<AccountServiceDeps, 'db' | 'clock' | 'audit'>) {
+  const { db } = deps;
+  return {
+    /** Exact match on the normalised address, or the newest 100 accounts without a filter. */
+    async listAccounts(filter: { email?: string }): Promise<Account[]> {
+      const email = filter.email?.trim().toLowerCase();
+      return db
+        .select()
+        .from(accounts)
+        .where(email ? eq(accounts.email, email) : undefined)
+        .orderBy(desc(accounts.createdAt), desc(accounts.id))
+        .limit(100);
+    },
+
+    /**
+     * Sessions are not deleted: every request re-checks the status, so they stop working at
+     * once and come back if the suspension is lifted. A DELETED account cannot be revived.
+     */
+    async setStatus(accountId: string, status: AdminSettableStatus, requestId?: string): Promise<Account> {
+      return db.transaction(async (tx) => {
+        const [current] = await tx.select().from(accounts).where(eq(accounts.id, accountId)).for('update');
+        if (!current) throw new AppError('ACCOUNT_NOT_FOUND', 'Account not found');
+        if (current.status === 'DELETED') throw new AppError('INVALID_STATE', 'The account is deleted');
+        const [updated] = await tx
+          .update(accounts)
+          .set({ status, updatedAt: deps.clock.now() })
+          .where(eq(accounts.id, accountId))
+          .returning();
+        await deps.audit.record(tx, {
+          action: 'account.status.update',
+          targetType: 'account',
+          targetId: accountId,
+          before: { status: current.status },
+          after: { status },
+          ...(requestId ? { requestId } : {}),
+        });
+        return updated!;
+      });
+    },
+  };
+}

@@ -1,0 +1,173 @@
+import { eq } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { accounts, avatars } from '../../db/schema/index.js';
+import type { Clock } from '../../lib/clock.js';
+import { randomToken } from '../../lib/crypto.js';
+import { newId } from '../../lib/ids.js';
+import type { Currency } from '../../lib/money.js';
+import type { AuditService } from '../audit/audit.service.js';
+import { AppError } from '../errors.js';
+import type { Mailer } from '../mail/mailer.js';
+import type { Account, SessionService } from '../sessions/sessions.service.js';
+import { createAccountAdmin } from './account-admin.js';
+import { deleteAccount } from './anonymize.js';
+import type { ApiKeyService } from './api-keys.js';
+import { parseAvatarDataUri } from './avatar.js';
+import { normalizeEmail, normalizeLocale, normalizeName } from './normalize.js';
+import { createPasswordFlows } from './password-reset.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+
+export interface AccountServiceDeps {
+  db: Db;
+  clock: Clock;
+  sessions: SessionService;
+  apiKeys: ApiKeyService;
+  mailer: Mailer;
+  audit: AuditService;
+  /** forgot-password hands its work to a background job (see password-reset.ts). */
+  queue: JobQueue;
+  publicBaseUrl: string;
+}
+
+/** An account plus what the User presenter needs besides the row. */
+export interface AccountView {
+  account: Account;
+  avatarToken: string | null;
+}
+
+export interface IssuedSession {
+  token: string;
+  sessionId: string;
+  expiresAt: Date;
+}
+
+export interface ProfilePatch {
+  firstName?: string;
+  lastName?: string;
+  preferredCurrency?: Currency;
+  locale?: string;
+}
+
+export function createAccountService(deps: AccountServiceDeps) {
+  const { db, clock, sessions } = deps;
+
+  async function view(account: Account, executor: DbOrTx = db): Promise<AccountView> {
+    const [avatar] = await executor
+      .select({ token: avatars.token })
+      .from(avatars)
+      .where(eq(avatars.accountId, account.id));
+    return { account, avatarToken: avatar?.token ?? null };
+  }
+
+  async function viewById(accountId: string): Promise<AccountView> {
+    const [account] = await db.select().from(accounts).where(eq(accounts.id, accountId));
+    if (!account) throw new AppError('ACCOUNT_NOT_FOUND', 'Account not found');
+    return view(account);
+  }
+
+  return {
+    view,
+    viewById,
+    ...createPasswordFlows(deps),
+    ...createAccountAdmin(deps),
+
+    /** New ACTIVE account and its first session, in one transaction. */
+    async register(input: {
+      firstName: string;
+      lastName: string;
+      email: string;
+      password: string;
+      locale?: string;
+    }): Promise<{ view: AccountView; session: IssuedSession }> {
+      const email = normalizeEmail(input.email);
+      const firstName = normalizeName(input.firstName, 'firstName');
+      const lastName = normalizeName(input.lastName, 'lastName');
+      const passwordHash = await hashPassword(input.password);
+      const now = clock.now();
+      try {
+        return await db.transaction(async (tx) => {
+          const [account] = await tx
+            .insert(accounts)
+            .values({
+              id: newId('acc'),
+              email,
+              passwordHash,
+              firstName,
+              lastName,
+              ...(input.locale ? { locale: normalizeLocale(input.locale) } : {}),
+              createdAt: now,
+              updatedAt: now,
+            })
+            .returning();
+          const session = await sessions.issue(tx, account!.id);
+          return { view: { account: account!, avatarToken: null }, session };
+        });
+      } catch (err) {
+        if (isUniqueViolation(err))
+          throw new AppError('EMAIL_TAKEN', 'This email address is already registered');
+        throw err;
+      }
+    },
+
+    /**
+     * Same answer and the same argon2 work for an unknown address and a wrong password. Status
+     * is only revealed (403) to someone who knows the password.
+     */
+    async login(
+      emailInput: string,
+      password: string,
+    ): Promise<{ view: AccountView; session: IssuedSession }> {
+      const email = emailInput.trim().toLowerCase();
+      const [account] = await db.select().from(accounts).where(eq(accounts.email, email));
+      const passwordOk = await verifyPassword(account?.passwordHash ?? null, password);
+      if (!account || !passwordOk || account.status === 'DELETED') {
+        throw new AppError('INVALID_CREDENTIALS', 'Incorrect email or password');
+      }
+      if (account.status !== 'ACTIVE')
+        throw new AppError('ACCOUNT_SUSPENDED', `Account is ${account.status}`);
+      const session = await sessions.issue(db, account.id);
+      return { view: await view(account), session };
+    },
+
+    logout: (sessionId: string) => sessions.revoke(sessionId),
+
+    /** Changes only the fields given. */
+    async updateProfile(accountId: string, patch: ProfilePatch): Promise<AccountView> {
+      const changes: Partial<typeof accounts.$inferInsert> = { updatedAt: clock.now() };
+      if (patch.firstName !== undefined) changes.firstName = normalizeName(patch.firstName, 'firstName');
+      if (patch.lastName !== undefined) changes.lastName = normalizeName(patch.lastName, 'lastName');
+      if (patch.preferredCurrency !== undefined) changes.preferredCurrency = patch.preferredCurrency;
+      if (patch.locale !== undefined) changes.locale = normalizeLocale(patch.locale);
+      const [account] = await db.update(accounts).set(changes).where(eq(accounts.id, accountId)).returning();
+      if (!account) throw new AppError('ACCOUNT_NOT_FOUND', 'Account not found');
+      return view(account);
+    },
+
+    /** Stores the image and gives it a new unguessable URL token (old URLs stop working). */
+    async setAvatar(accountId: string, dataUri: string): Promise<AccountView> {
+      const { contentType, bytes } = parseAvatarDataUri(dataUri);
+      const row = { token: randomToken(24), contentType, bytes, updatedAt: clock.now() };
+      await db
+        .insert(avatars)
+        .values({ accountId, ...row })
+        .onConflictDoUpdate({ target: avatars.accountId, set: row });
+      return viewById(accountId);
+    },
+
+    async findAvatar(token: string): Promise<{ contentType: string; bytes: Buffer; updatedAt: Date } | null> {
+      const [row] = await db
+        .select({ contentType: avatars.contentType, bytes: avatars.bytes, updatedAt: avatars.updatedAt })
+        .from(avatars)
+        .where(eq(avatars.token, token));
+      return row ?? null;
+    },
+
+    generateApiKey: (accountId: string) => deps.apiKeys.generate(accountId),
+
+    deleteAccount: (accountId: string) => deleteAccount({ db, clock, sessions }, accountId),
+  };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;

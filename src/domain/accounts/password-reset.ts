@@ -1,0 +1,145 @@
+import { and, eq, gt, isNull, ne } from 'drizzle-orm';
+import { accounts, passwordResetTokens } from '../../db/schema/index.js';
+import { HOUR } from '../../lib/clock.js';
+import { randomToken, sha256Hex } from '../../lib/crypto.js';
+import { AppError } from '../errors.js';
+import { mailLang, passwordResetMail } from '../mail/templates.js';
+import type { AccountServiceDeps } from './accounts.service.js';
+import { normalizeEmail } from './normalize.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+
+export const RESET_TOKEN_LIFETIME_MS = HOUR;
+
+export const PASSWORD_RESET_JOB = 'account.password-reset';
+
+type Deps = Pick<AccountServiceDeps, 'db' | 'clock' | 'sessions' | 'mailer' | 'queue' | 'publicBaseUrl'>;
+
+/** forgot-password, reset-password (check and use) and change-password. */
+export function createPasswordFlows(deps: Deps) {
+  const { db, clock, sessions } = deps;
+
+  async function issueResetToken(account: { id: string; email: string; locale: string }, locale?: string) {
+    const token = randomToken(32);
+    const now = clock.now();
+    await db.insert(passwordResetTokens).values({
+      tokenHash: sha256Hex(token),
+      accountId: account.id,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + RESET_TOKEN_LIFETIME_MS),
+    });
+    const lang = mailLang(locale, account.locale);
+    await deps.mailer.send(
+      passwordResetMail(lang, account.email, { publicBaseUrl: deps.publicBaseUrl, token }),
+    );
+  }
+
+  return {
+    /**
+     * The request only validates the address and enqueues a job, the same work whether or not
+     * the address is registered; the worker looks the account up, creates the token and sends
+     * the mail. So neither the answer nor its timing (nor later load on the request path) tells
+     * a caller which addresses exist, and a slow SMTP server never delays the response.
+     */
+    async forgotPassword(emailInput: string, locale?: string): Promise<void> {
+      const email = normalizeEmail(emailInput);
+      await deps.queue.enqueue(db, {
+        kind: PASSWORD_RESET_JOB,
+        payload: { email, ...(locale ? { locale } : {}) },
+        maxAttempts: 3,
+      });
+    },
+
+    /** The job behind forgot-password: mails a reset link when the address is an ACTIVE account. */
+    async sendPasswordReset(payload: { email?: unknown; locale?: unknown }): Promise<void> {
+      if (typeof payload.email !== 'string') return;
+      const [account] = await db
+        .select({ id: accounts.id, email: accounts.email, locale: accounts.locale, status: accounts.status })
+        .from(accounts)
+        .where(eq(accounts.email, payload.email));
+      if (account?.status !== 'ACTIVE') return;
+      await issueResetToken(account, typeof payload.locale === 'string' ? payload.locale : undefined);
+    },
+
+    async isResetTokenValid(token: string): Promise<boolean> {
+      const [row] = await db
+        .select({ accountId: passwordResetTokens.accountId })
+        .from(passwordResetTokens)
+        .innerJoin(accounts, eq(accounts.id, passwordResetTokens.accountId))
+        .where(
+          and(
+            eq(passwordResetTokens.tokenHash, sha256Hex(token)),
+            isNull(passwordResetTokens.usedAt),
+            gt(passwordResetTokens.expiresAt, clock.now()),
+            ne(accounts.status, 'DELETED'),
+          ),
+        );
+      return row !== undefined;
+    },
+
+    /**
+     * Single use: the token is claimed by a conditional UPDATE, so of two concurrent uses only
+     * one succeeds. Ends every session and every other outstanding reset token of the account;
+     * following a mailed link also proves the address, so it marks the email verified.
+     */
+    async resetPassword(token: string, newPassword: string): Promise<void> {
+      const passwordHash = await hashPassword(newPassword);
+      await db.transaction(async (tx) => {
+        const now = clock.now();
+        const [claimed] = await tx
+          .update(passwordResetTokens)
+          .set({ usedAt: now })
+          .where(
+            and(
+              eq(passwordResetTokens.tokenHash, sha256Hex(token)),
+              isNull(passwordResetTokens.usedAt),
+              gt(passwordResetTokens.expiresAt, now),
+            ),
+          )
+          .returning({ accountId: passwordResetTokens.accountId });
+        if (!claimed) throw new AppError('INVALID_TOKEN', 'Reset token is invalid, used or expired');
+        const [account] = await tx
+          .update(accounts)
+          .set({ passwordHash, emailVerified: true, updatedAt: now })
+          .where(and(eq(accounts.id, claimed.accountId), ne(accounts.status, 'DELETED')))
+          .returning({ id: accounts.id });
+        if (!account) throw new AppError('INVALID_TOKEN', 'Reset token is invalid, used or expired');
+        await tx
+          .update(passwordResetTokens)
+          .set({ usedAt: now })
+          .where(and(eq(passwordResetTokens.accountId, account.id), isNull(passwordResetTokens.usedAt)));
+        await sessions.revokeAll(tx, account.id);
+      });
+    },
+
+    /** Ends every session of the account except the one making the change. */
+    async changePassword(
+      caller: { accountId: string; sessionId: string },
+      currentPassword: string | undefined,
+      newPassword: string,
+    ): Promise<void> {
+      const [account] = await db
+        .select({ passwordHash: accounts.passwordHash })
+        .from(accounts)
+        .where(eq(accounts.id, caller.accountId));
+      if (!account) throw new AppError('ACCOUNT_NOT_FOUND', 'Account not found');
+      if (account.passwordHash) {
+        if (currentPassword === undefined) {
+          throw new AppError('VALIDATION_ERROR', 'currentPassword is required', {
+            issues: [{ field: 'currentPassword', message: 'is required' }],
+          });
+        }
+        if (!(await verifyPassword(account.passwordHash, currentPassword))) {
+          throw new AppError('CURRENT_PASSWORD_INCORRECT', 'currentPassword is incorrect');
+        }
+      }
+      const passwordHash = await hashPassword(newPassword);
+      await db.transaction(async (tx) => {
+        await tx
+          .update(accounts)
+          .set({ passwordHash, updatedAt: clock.now() })
+          .where(eq(accounts.id, caller.accountId));
+        await sessions.revokeAll(tx, caller.accountId, caller.sessionId);
+      });
+    },
+  };
+}

@@ -1,0 +1,145 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../domain/errors.js';
+import { CURRENCIES } from '../../lib/money.js';
+import { clearSessionCookie } from '../shared/auth.js';
+import { IsoDate, mobileErrors, SuccessSchema } from '../shared/schemas.js';
+import { presentUser, UserSchema } from '../shared/user.js';
+
+const tags = ['Account'];
+const Name = Type.String({ minLength: 1, maxLength: 100, description: 'Trimmed; 1 to 100 characters' });
+const UserResponse = Type.Object({ success: Type.Literal(true), user: UserSchema });
+/** A 1.5 MB image is about 2 MB as base64; the 2 MB body limit stops anything bigger first. */
+const AVATAR_DATA_URI_MAX = 2_100_000;
+const AvatarBytes = Type.Unsafe<Buffer>({ type: 'string', format: 'binary' });
+
+/** PATCH /user/profile, POST /user/avatar, POST /user/api-key/generate, DELETE /user/account, GET /avatars/:token. */
+export async function accountRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { accounts, config } = app.container;
+
+  r.patch(
+    '/user/profile',
+    {
+      schema: {
+        tags,
+        summary: 'Update the profile',
+        description: 'Changes only the fields given.',
+        body: Type.Object({
+          firstName: Type.Optional(Name),
+          lastName: Type.Optional(Name),
+          preferredCurrency: Type.Optional(Type.Union(CURRENCIES.map((c) => Type.Literal(c)))),
+          locale: Type.Optional(
+            Type.String({ pattern: '^[A-Za-z]{2}$', description: '2-letter language code' }),
+          ),
+        }),
+        response: { 200: UserResponse, ...mobileErrors(401, 403) },
+      },
+    },
+    async (request) => {
+      const view = await accounts.updateProfile(request.auth!.account.id, request.body);
+      return { success: true as const, user: presentUser(view, config.publicBaseUrl) };
+    },
+  );
+
+  r.post(
+    '/user/avatar',
+    {
+      schema: {
+        tags,
+        summary: 'Upload an avatar',
+        description:
+          'A base64 data URI of image/png, image/jpeg, image/webp or image/gif, at most 1,500,000 bytes decoded (413 beyond). The bytes must match the declared type. The image is then served at user.avatarUrl.',
+        body: Type.Object({ avatarUrl: Type.String({ maxLength: AVATAR_DATA_URI_MAX }) }),
+        response: { 200: UserResponse, ...mobileErrors(401, 403, 413) },
+      },
+    },
+    async (request) => {
+      const view = await accounts.setAvatar(request.auth!.account.id, request.body.avatarUrl);
+      return { success: true as const, user: presentUser(view, config.publicBaseUrl) };
+    },
+  );
+
+  r.post(
+    '/user/api-key/generate',
+    {
+      schema: {
+        tags,
+        summary: 'Generate a Partner API key',
+        description: 'The raw key appears only in this response. Any previous key stops working at once.',
+        response: {
+          200: Type.Object({
+            success: Type.Literal(true),
+            key: Type.String({ description: 'svc_live_sk_ followed by 40 base62 characters' }),
+            apiKeyPrefix: Type.String({ description: 'Display form, e.g. svc_live_sk_AbCd…WxYz' }),
+            apiKeyGeneratedAt: IsoDate,
+          }),
+          ...mobileErrors(401, 403),
+        },
+      },
+    },
+    async (request) => {
+      const generated = await accounts.generateApiKey(request.auth!.account.id);
+      return {
+        success: true as const,
+        key: generated.key,
+        apiKeyPrefix: generated.apiKeyPrefix,
+        apiKeyGeneratedAt: generated.apiKeyGeneratedAt.toISOString(),
+      };
+    },
+  );
+
+  r.delete(
+    '/user/account',
+    {
+      schema: {
+        tags,
+        summary: 'Delete (anonymize) the account',
+        description:
+          '409 WALLET_NOT_EMPTY while the wallet balance is above zero. Otherwise the email is freed, personal data removed, every session, push device and the API key destroyed; orders and wallet history are kept.',
+        response: { 200: SuccessSchema, ...mobileErrors(401, 403, 409) },
+      },
+    },
+    async (request, reply) => {
+      await accounts.deleteAccount(request.auth!.account.id);
+      clearSessionCookie(reply, config);
+      return { success: true as const };
+    },
+  );
+
+  r.get(
+    '/avatars/:token',
+    {
+      config: { auth: 'none' },
+      schema: {
+        tags,
+        summary: 'Avatar image',
+        description: 'Public, unguessable URL from user.avatarUrl; a new upload gets a new URL.',
+        params: Type.Object({ token: Type.String({ maxLength: 100 }) }),
+        response: {
+          200: {
+            description: 'The image bytes',
+            content: {
+              'image/png': { schema: AvatarBytes },
+              'image/jpeg': { schema: AvatarBytes },
+              'image/webp': { schema: AvatarBytes },
+              'image/gif': { schema: AvatarBytes },
+            },
+          },
+          ...mobileErrors(404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const avatar = await accounts.findAvatar(request.params.token);
+      if (!avatar) throw new AppError('NOT_FOUND', 'Avatar not found');
+      return reply
+        .type(avatar.contentType)
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('last-modified', avatar.updatedAt.toUTCString())
+        .header('x-content-type-options', 'nosniff')
+        .send(avatar.bytes);
+    },
+  );
+}

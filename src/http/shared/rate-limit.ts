@@ -1,0 +1,99 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../domain/errors.js';
+
+/** One counter family: requests that map to the same key share `max` per `windowMs`. */
+export interface RateLimitRule {
+  /** Part of every counter key, so rules never share counters (`login:ip`, `login:email`). */
+  name: string;
+  max: number;
+  windowMs: number;
+  /** The counter this request spends, or undefined when the rule does not apply to it. */
+  key: (request: FastifyRequest) => string | undefined;
+}
+
+export type RateLimitGuard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
+type Outcome = { max: number; remaining: number; resetSeconds: number; exceeded: boolean };
+
+const OUTAGE_LOG_INTERVAL_MS = 30_000;
+
+/**
+ * Fixed-window limits on @fastify/rate-limit's stores: Redis when REDIS_URL is set (one budget
+ * shared by every instance), in-process otherwise. Use the returned guard as a preHandler (the
+ * body is parsed and validated by then, so a rule can key on a body field).
+ *
+ * Every rule is spent on every request; the tightest one decides the X-RateLimit-* headers, and
+ * when any is exceeded the request fails with 429 RATE_LIMITED and Retry-After (seconds).
+ *
+ * Redis errors fail open: the request is served and a warning is logged (at most every 30 s).
+ * Refusing every login while Redis is down would turn a cache outage into a full outage; argon2
+ * verification (about 200/s per core) still bounds guessing, and GET /ready reports the outage.
+ */
+export async function createRateLimitGuard(
+  app: FastifyInstance,
+  rules: RateLimitRule[],
+): Promise<RateLimitGuard> {
+  const { redis, config, log } = app.container;
+  if (!app.hasDecorator('createRateLimit')) {
+    await app.register(rateLimit, {
+      global: false,
+      ...(redis ? { redis, nameSpace: `${config.redisKeyPrefix}rl:` } : {}),
+    });
+  }
+  const limiters = rules.map((rule) => ({
+    rule,
+    limiter: app.createRateLimit({
+      max: rule.max,
+      timeWindow: rule.windowMs,
+      skipOnError: false,
+      keyGenerator: (request) => `${rule.name}:${rule.key(request) ?? ''}`,
+    }),
+  }));
+
+  let lastOutageLog = 0;
+  async function spend(
+    rule: RateLimitRule,
+    limiter: Limiter,
+    request: FastifyRequest,
+  ): Promise<Outcome | null> {
+    if (rule.key(request) === undefined) return null;
+    try {
+      const result = await limiter(request);
+      if (result.isAllowed) return null;
+      const resetSeconds = Math.max(1, result.ttlInSeconds);
+      return { max: rule.max, remaining: result.remaining, resetSeconds, exceeded: result.isExceeded };
+    } catch (err) {
+      if (Date.now() - lastOutageLog > OUTAGE_LOG_INTERVAL_MS) {
+        lastOutageLog = Date.now();
+        log.warn({ err: (err as Error).message, rule: rule.name }, 'rate limiter unavailable; failing open');
+      }
+      return null;
+    }
+  }
+
+  return async (request, reply) => {
+    const outcomes = (
+      await Promise.all(limiters.map(({ rule, limiter }) => spend(rule, limiter, request)))
+    ).filter((o): o is Outcome => o !== null);
+    if (outcomes.length === 0) return;
+    const exceeded = outcomes.filter((o) => o.exceeded);
+    const decisive = exceeded.length
+      ? exceeded.reduce((a, b) => (b.resetSeconds > a.resetSeconds ? b : a))
+      : outcomes.reduce((a, b) => (b.remaining / b.max < a.remaining / a.max ? b : a));
+    reply.header('x-ratelimit-limit', decisive.max);
+    reply.header('x-ratelimit-remaining', decisive.remaining);
+    reply.header('x-ratelimit-reset', decisive.resetSeconds);
+    if (exceeded.length) {
+      throw new AppError(
+        'RATE_LIMITED',
+        `Too many requests; retry in ${decisive.resetSeconds} s`,
+        undefined,
+        {
+          'retry-after': String(decisive.resetSeconds),
+        },
+      );
+    }
+  };
+}
