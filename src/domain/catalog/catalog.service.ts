@@ -1,0 +1,229 @@
+import { and, asc, eq, not } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client.js';
+import { catalogState, plans } from '../../db/schema/index.js';
+import type { JobHandler } from '../../jobs/worker.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Currency } from '../../lib/money.js';
+import type { EsimProvider } from '../../providers/esim/types.js';
+import type { AuditService } from '../audit/audit.service.js';
+import { AppError } from '../errors.js';
+import { applyPackages, bumpCatalogVersion, toPlanRow, type SyncResult } from './catalog-sync.js';
+import type { ExchangeRateService } from './exchange-rates.js';
+import { isValidRate } from './exchange-rates.js';
+
+export type PlanRow = typeof plans.$inferSelect;
+
+/** A plan that can be sold right now, with the price a buyer pays (override ?? synced price). */
+export type SellablePlan = PlanRow & { effectivePriceCents: number };
+
+export function effectivePriceCents(plan: Pick<PlanRow, 'priceCents' | 'priceOverrideCents'>): number {
+  return plan.priceOverrideCents ?? plan.priceCents;
+}
+
+const sellable = and(eq(plans.active, true), eq(plans.enabledByOperator, true))!;
+
+/**
+ * The plan `planId` when it is offered by the provider and not disabled by an operator, else null.
+ * Takes `db` so orders can read it inside their own transaction.
+ */
+export async function findActivePlan(db: DbOrTx, planId: string): Promise<SellablePlan | null> {
+  const [plan] = await db
+    .select()
+    .from(plans)
+    .where(and(eq(plans.id, planId), sellable));
+  return plan ? { ...plan, effectivePriceCents: effectivePriceCents(plan) } : null;
+}
+
+export interface CatalogSnapshot {
+  version: number;
+  /** Sellable plans ordered by destination, base before top-up, then size and duration. */
+  plans: SellablePlan[];
+  rates: Record<Currency, string>;
+}
+
+export interface CatalogDeps {
+  db: Db;
+  clock: Clock;
+  queue: JobQueue;
+  audit: AuditService;
+  exchangeRates: ExchangeRateService;
+  /** Read on every sync, so tests (and a provider switch) can replace `esim` at any time. */
+  providers: { esim: EsimProvider };
+  markupPercent: number;
+  /** 0 = sync at start-up only. */
+  syncIntervalMinutes: number;
+  onSyncError?: (error: Error) => void;
+}
+
+export function createCatalogService(deps: CatalogDeps) {
+  const { db, clock } = deps;
+  let snapshot: CatalogSnapshot | undefined;
+
+  async function sync(): Promise<SyncResult> {
+    // The provider call happens before any transaction: PGlite would block every query behind it.
+    const packages = await deps.providers.esim.listPackages();
+    if (packages.length === 0) throw new Error('provider listed no packages; keeping the current catalog');
+    const provider = deps.providers.esim.name;
+    const rows = packages.flatMap((p) => toPlanRow(p, provider, deps.markupPercent) ?? []);
+    const counts = await db.transaction((tx) => applyPackages(tx, rows, clock.now()));
+    return { ...counts, skipped: packages.length - rows.length };
+  }
+
+  /** Enqueues the next periodic sync at the next interval boundary; one job per slot cluster-wide. */
+  async function scheduleNextSync(): Promise<void> {
+    if (deps.syncIntervalMinutes === 0) return;
+    const interval = deps.syncIntervalMinutes * 60_000;
+    const next = new Date((Math.floor(clock.now().getTime() / interval) + 1) * interval);
+    await deps.queue.enqueue(db, {
+      kind: 'catalog.sync',
+      runAt: next,
+      maxAttempts: 3,
+      dedupeKey: `catalog.sync:${next.toISOString()}`,
+    });
+  }
+
+  const syncJob: JobHandler = {
+    async run() {
+      await sync();
+      await scheduleNextSync();
+    },
+    // A provider outage must not end the schedule: the next slot still gets its job.
+    onExhausted: () => scheduleNextSync(),
+    backoffMs: (attempts) => 60_000 * attempts,
+  };
+
+  async function version(): Promise<number> {
+    const [row] = await db
+      .select({ version: catalogState.version })
+      .from(catalogState)
+      .where(eq(catalogState.id, 'catalog'));
+    return row?.version ?? 0;
+  }
+
+  return {
+    findActivePlan,
+    sync,
+    syncJob,
+    scheduleNextSync,
+    version,
+
+    /** Start-up: first sync (a failing provider is logged, not fatal), then the schedule. */
+    async startup(): Promise<void> {
+      try {
+        await sync();
+      } catch (err) {
+        deps.onSyncError?.(err instanceof Error ? err : new Error(String(err)));
+      }
+      await scheduleNextSync();
+    },
+
+    /** Sellable plans and rates as of `atVersion`; reused by every response variant of a version. */
+    async snapshot(atVersion: number): Promise<CatalogSnapshot> {
+      if (snapshot?.version === atVersion) return snapshot;
+      const rows = await db
+        .select()
+        .from(plans)
+        .where(sellable)
+        .orderBy(
+          asc(plans.destinationCode),
+          asc(plans.isTopUp),
+          asc(plans.dataAmountMb),
+          asc(plans.durationDays),
+          asc(plans.id),
+        );
+      const rates = await deps.exchangeRates.all();
+      const fresh = {
+        version: atVersion,
+        plans: rows.map((p) => ({ ...p, effectivePriceCents: effectivePriceCents(p) })),
+        rates,
+      };
+      snapshot = fresh;
+      return fresh;
+    },
+
+    async listPlans(filter: { destination?: string; active?: boolean }): Promise<PlanRow[]> {
+      const conditions = [];
+      if (filter.destination) conditions.push(eq(plans.destinationCode, filter.destination.toUpperCase()));
+      if (filter.active !== undefined) conditions.push(filter.active ? sellable : not(sellable));
+      return db
+        .select()
+        .from(plans)
+        .where(conditions.length ? and(...conditions) : undefined)
+        .orderBy(asc(plans.destinationCode), asc(plans.isTopUp), asc(plans.dataAmountMb), asc(plans.id));
+    },
+
+    /**
+     * Operator change: `active` is the operator switch (the provider's offer is separate),
+     * `priceOverrideCents` null clears the override. Audited in the same transaction.
+     */
+    async updatePlan(
+      planId: string,
+      change: { active?: boolean; priceOverrideCents?: number | null },
+      requestId?: string,
+    ): Promise<PlanRow> {
+      return db.transaction(async (tx) => {
+        const [before] = await tx.select().from(plans).where(eq(plans.id, planId)).for('update');
+        if (!before) throw new AppError('PLAN_NOT_FOUND', 'Plan not found');
+        const now = clock.now();
+        const [after] = await tx
+          .update(plans)
+          .set({
+            ...(change.active !== undefined ? { enabledByOperator: change.active } : {}),
+            ...(change.priceOverrideCents !== undefined
+              ? { priceOverrideCents: change.priceOverrideCents }
+              : {}),
+            updatedAt: now,
+          })
+          .where(eq(plans.id, planId))
+          .returning();
+        await deps.audit.record(tx, {
+          action: 'plan.update',
+          targetType: 'plan',
+          targetId: planId,
+          before: {
+            enabledByOperator: before.enabledByOperator,
+            priceOverrideCents: before.priceOverrideCents,
+          },
+          after: {
+            enabledByOperator: after!.enabledByOperator,
+            priceOverrideCents: after!.priceOverrideCents,
+          },
+          requestId,
+        });
+        await bumpCatalogVersion(tx, now);
+        return after!;
+      });
+    },
+
+    /** Sets exchange rates (decimal strings, units per USD) and invalidates every catalog cache. */
+    async setExchangeRates(
+      rates: Record<Exclude<Currency, 'USD'>, string>,
+      requestId?: string,
+    ): Promise<Record<Currency, string>> {
+      for (const [currency, rate] of Object.entries(rates)) {
+        if (!isValidRate(rate)) {
+          throw new AppError('VALIDATION_ERROR', `${currency} must be a positive decimal`, {
+            field: currency,
+          });
+        }
+      }
+      const before = await deps.exchangeRates.all();
+      await db.transaction(async (tx) => {
+        await deps.exchangeRates.set(tx, rates);
+        await deps.audit.record(tx, {
+          action: 'exchange_rates.update',
+          targetType: 'exchange_rates',
+          targetId: 'exchange_rates',
+          before,
+          after: { ...before, ...rates },
+          requestId,
+        });
+        await bumpCatalogVersion(tx, clock.now());
+      });
+      return deps.exchangeRates.all();
+    },
+  };
+}
+
+export type CatalogService = ReturnType<typeof createCatalogService>;

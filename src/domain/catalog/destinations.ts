@@ -1,0 +1,211 @@
+import type { Currency } from '../../lib/money.js';
+import { centsToUsd } from '../../lib/money.js';
+import type { CatalogSnapshot, SellablePlan } from './catalog.service.js';
+import { COUNTRIES, type CountryInfo, type Locale } from './countries.js';
+import { fromUsdCents } from './exchange-rates.js';
+import { GLOBAL_REGION, REGIONS, type RegionInfo } from './regions.js';
+import { buildSearchKey, matchesSearch } from './search.js';
+
+/**
+ * Read models of the catalog, built from one snapshot. Pure functions: the HTTP layer caches
+ * their serialized output per variant and catalog version.
+ */
+
+export type DestinationFilter = 'popular' | 'regional' | 'global';
+
+/** Shown for filter=popular, in this order, when they have sellable plans. */
+export const POPULAR_COUNTRIES = ['TR', 'US', 'GB', 'DE', 'FR', 'IT', 'ES', 'GR', 'NL', 'AE', 'JP', 'TH'];
+
+export interface Money {
+  amount: number;
+  currency: Currency;
+  formatted: string;
+}
+
+const formatters = new Map<string, Intl.NumberFormat>();
+
+export function money(
+  usdCents: number,
+  currency: Currency,
+  locale: Locale,
+  rates: CatalogSnapshot['rates'],
+): Money {
+  const minor = currency === 'USD' ? usdCents : fromUsdCents(usdCents, rates[currency]);
+  const amount = centsToUsd(minor);
+  const key = `${locale}|${currency}`;
+  let formatter = formatters.get(key);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat(locale, { style: 'currency', currency });
+    formatters.set(key, formatter);
+  }
+  return { amount, currency, formatted: formatter.format(amount) };
+}
+
+const countryKeys = new Map(
+  [...COUNTRIES.values()].map((c) => [
+    c.code,
+    buildSearchKey(c.code, [...Object.values(c.name), ...c.aliases]),
+  ]),
+);
+const regionKeys = new Map(REGIONS.map((r) => [r.code, buildSearchKey(r.code, Object.values(r.name))]));
+
+const grouped = new WeakMap<CatalogSnapshot, Map<string, SellablePlan[]>>();
+
+/** Sellable plans by destination code (country or region), in snapshot order. */
+export function plansByDestination(snapshot: CatalogSnapshot): Map<string, SellablePlan[]> {
+  let groups = grouped.get(snapshot);
+  if (!groups) {
+    groups = new Map();
+    for (const plan of snapshot.plans) {
+      const list = groups.get(plan.destinationCode) ?? [];
+      list.push(plan);
+      groups.set(plan.destinationCode, list);
+    }
+    grouped.set(snapshot, groups);
+  }
+  return groups;
+}
+
+/** Cheapest base plan (top-ups only count when a destination sells nothing else). */
+function startingPriceCents(plans: SellablePlan[]): number {
+  const base = plans.filter((p) => !p.isTopUp);
+  return Math.min(...(base.length ? base : plans).map((p) => p.effectivePriceCents));
+}
+
+/** Countries a region's sellable plans actually cover. */
+function coveredCount(plans: SellablePlan[]): number {
+  return new Set(plans.flatMap((p) => p.coverage)).size;
+}
+
+export interface ListOptions {
+  filter?: DestinationFilter;
+  /** Already normalised with normalizeSearchText; empty = no search. */
+  search?: string;
+  locale: Locale;
+  currency: Currency;
+}
+
+export function mobileDestinationList(snapshot: CatalogSnapshot, options: ListOptions) {
+  const groups = plansByDestination(snapshot);
+  const { filter, search, locale, currency } = options;
+  const countryCodes =
+    filter === 'regional' || filter === 'global'
+      ? []
+      : filter === 'popular'
+        ? POPULAR_COUNTRIES
+        : [...COUNTRIES.keys()];
+  const collator = new Intl.Collator(locale);
+  const countries = countryCodes
+    .filter((code) => groups.has(code) && (!search || matchesSearch(countryKeys.get(code)!, search)))
+    .map((code) => COUNTRIES.get(code)!)
+    .map((c) => ({
+      code: c.code,
+      name: c.name[locale],
+      flagEmoji: c.flagEmoji,
+      continent: c.continent,
+      startingPrice: money(startingPriceCents(groups.get(c.code)!), currency, locale, snapshot.rates),
+      planCount: groups.get(c.code)!.length,
+    }));
+  if (filter !== 'popular') countries.sort((a, b) => collator.compare(a.name, b.name));
+  const regions = (filter === 'popular' ? [] : REGIONS)
+    .filter((r) =>
+      filter === 'global'
+        ? r.code === GLOBAL_REGION
+        : filter === 'regional'
+          ? r.code !== GLOBAL_REGION
+          : true,
+    )
+    .filter((r) => groups.has(r.code) && (!search || matchesSearch(regionKeys.get(r.code)!, search)))
+    .map((r) => ({
+      code: r.code,
+      name: r.name[locale],
+      countryCount: coveredCount(groups.get(r.code)!),
+      startingPrice: money(startingPriceCents(groups.get(r.code)!), currency, locale, snapshot.rates),
+      planCount: groups.get(r.code)!.length,
+    }));
+  return { countries, regions };
+}
+
+const DESCRIPTIONS: Record<Locale, (name: string) => string> = {
+  en: (n) => `Prepaid eSIM data plans for ${n}. Install before you travel and go online on arrival.`,
+  tr: (n) => `${n} için ön ödemeli eSIM veri paketleri. Yolculuktan önce yükleyin, varışta bağlanın.`,
+  de: (n) => `Prepaid-eSIM-Datentarife für ${n}. Vor der Reise installieren, bei Ankunft online gehen.`,
+  fr: (n) =>
+    `Forfaits de données eSIM prépayés pour ${n}. Installez avant de partir, connectez-vous à l'arrivée.`,
+  es: (n) => `Planes de datos eSIM prepago para ${n}. Instálalo antes de viajar y conéctate al llegar.`,
+  ru: (n) =>
+    `Предоплаченные тарифы eSIM для страны ${n}. Установите до поездки и выходите в сеть по прибытии.`,
+  ar: (n) => `باقات بيانات eSIM مسبقة الدفع لـ ${n}. ثبّتها قبل السفر واتصل عند الوصول.`,
+  it: (n) => `Piani dati eSIM prepagati per ${n}. Installa prima di partire e connettiti all'arrivo.`,
+  pt: (n) => `Planos de dados eSIM pré-pagos para ${n}. Instale antes de viajar e conecte-se ao chegar.`,
+  nl: (n) => `Prepaid eSIM-databundels voor ${n}. Installeer vóór vertrek en ga online bij aankomst.`,
+};
+
+export function mobileDestinationDetail(
+  snapshot: CatalogSnapshot,
+  code: string,
+  options: { locale: Locale; currency: Currency },
+) {
+  const country = COUNTRIES.get(code.toUpperCase());
+  const plans = country ? plansByDestination(snapshot).get(country.code) : undefined;
+  if (!country || !plans) return null;
+  const { locale, currency } = options;
+  return {
+    destination: {
+      code: country.code,
+      name: country.name[locale],
+      flagEmoji: country.flagEmoji,
+      continent: country.continent,
+      description: DESCRIPTIONS[locale](country.name[locale]),
+      plans: plans.map((p) => ({
+        id: p.id,
+        title: p.title,
+        description: p.description,
+        dataAmountMb: p.dataAmountMb,
+        durationDays: p.durationDays,
+        isTopUp: p.isTopUp,
+        price: money(p.effectivePriceCents, currency, locale, snapshot.rates),
+      })),
+    },
+  };
+}
+
+function partnerPlans(plans: SellablePlan[]) {
+  return plans.map((p) => ({
+    id: p.id,
+    dataAmountMb: p.dataAmountMb,
+    durationDays: p.durationDays,
+    priceUsd: centsToUsd(p.effectivePriceCents),
+    isTopUp: p.isTopUp,
+  }));
+}
+
+function partnerCountryShape(country: CountryInfo, plans: SellablePlan[]) {
+  const { code, name, flagEmoji, continent } = country;
+  return { code, name, flagEmoji, continent, plans: partnerPlans(plans) };
+}
+
+function partnerRegionShape(region: RegionInfo, plans: SellablePlan[]) {
+  return {
+    code: region.code,
+    name: region.name,
+    countryCount: coveredCount(plans),
+    plans: partnerPlans(plans),
+  };
+}
+
+export function partnerCatalog(snapshot: CatalogSnapshot) {
+  const groups = plansByDestination(snapshot);
+  return {
+    countries: [...COUNTRIES.values()]
+      .filter((c) => groups.has(c.code))
+      .map((c) => partnerCountryShape(c, groups.get(c.code)!)),
+    regions: REGIONS.filter((r) => groups.has(r.code)).map((r) => partnerRegionShape(r, groups.get(r.code)!)),
+  };
+}
+
+export function partnerCountry(snapshot: CatalogSnapshot, code: string) {
+  const country = COUNTRIES.get(code.toUpperCase());
+  const plans = country ? plansByDestination(snapshot).get(country.code) : undefined;
+  return country && plans ? partnerCountryShape(country, plans) : null;
+}

@@ -1,0 +1,149 @@
+import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { effectivePriceCents, type PlanRow } from '../../domain/catalog/catalog.service.js';
+import { AppError } from '../../domain/errors.js';
+import { centsToUsd, parseDecimalToCents } from '../../lib/money.js';
+import { adminErrors, IsoDate, Nullable } from '../shared/schemas.js';
+
+const AdminPlanSchema = Type.Object({
+  id: Type.String(),
+  provider: Type.String(),
+  providerPackageCode: Type.String(),
+  title: Type.String(),
+  description: Type.String(),
+  scope: Type.String({ description: 'country | region | global' }),
+  destinationCode: Type.String(),
+  coverage: Type.Array(Type.String()),
+  dataAmountMb: Type.Integer(),
+  durationDays: Type.Integer(),
+  isTopUp: Type.Boolean(),
+  wholesaleUsd: Type.Number(),
+  syncedPriceUsd: Type.Number({ description: 'wholesale × markup, rounded to the price ending' }),
+  priceOverrideUsd: Nullable(Type.Number()),
+  priceUsd: Type.Number({ description: 'What buyers pay: override ?? synced price' }),
+  active: Type.Boolean({ description: 'Sellable: offered by the provider and enabled by an operator' }),
+  offeredByProvider: Type.Boolean(),
+  enabledByOperator: Type.Boolean(),
+  lastSyncedAt: Nullable(IsoDate),
+  updatedAt: IsoDate,
+});
+
+function toAdminPlan(p: PlanRow) {
+  return {
+    ...p,
+    wholesaleUsd: centsToUsd(p.wholesaleCents),
+    syncedPriceUsd: centsToUsd(p.priceCents),
+    priceOverrideUsd: p.priceOverrideCents === null ? null : centsToUsd(p.priceOverrideCents),
+    priceUsd: centsToUsd(effectivePriceCents(p)),
+    active: p.active && p.enabledByOperator,
+    offeredByProvider: p.active,
+    lastSyncedAt: p.lastSyncedAt?.toISOString() ?? null,
+    updatedAt: p.updatedAt.toISOString(),
+  };
+}
+
+const Rate = Type.Union([Type.String({ maxLength: 20 }), Type.Number({ exclusiveMinimum: 0 })], {
+  description: 'Units of the currency per 1 USD, > 0 (decimal string preferred)',
+});
+const RatesSchema = Type.Object({
+  USD: Type.String(),
+  EUR: Type.String(),
+  GBP: Type.String(),
+  TRY: Type.String(),
+});
+
+function parseOverride(priceUsd: number | null): number | null {
+  if (priceUsd === null) return null;
+  const cents = parseDecimalToCents(String(priceUsd));
+  if (cents === null || cents <= 0) {
+    throw new AppError('VALIDATION_ERROR', 'priceUsd must be a positive amount with at most two decimals', {
+      field: 'priceUsd',
+    });
+  }
+  return cents;
+}
+
+export async function adminCatalogRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { catalog } = app.container;
+
+  r.get(
+    '/plans',
+    {
+      schema: {
+        summary: 'List plans',
+        tags: ['catalog'],
+        description:
+          'Every imported plan, including inactive ones. Filter by destination code and sellable state.',
+        querystring: Type.Object({
+          destination: Type.Optional(Type.String({ maxLength: 64 })),
+          active: Type.Optional(Type.Boolean()),
+        }),
+        response: { 200: Type.Object({ plans: Type.Array(AdminPlanSchema) }), ...adminErrors() },
+      },
+    },
+    async (request) => ({ plans: (await catalog.listPlans(request.query)).map(toAdminPlan) }),
+  );
+
+  r.patch(
+    '/plans/:id',
+    {
+      schema: {
+        summary: 'Enable/disable a plan or override its price',
+        tags: ['catalog'],
+        description:
+          '`active` is the operator switch; `priceUsd` sets a retail override (null clears it). ' +
+          'Both survive later syncs. Audited.',
+        params: Type.Object({ id: Type.String({ maxLength: 200 }) }),
+        body: Type.Object(
+          {
+            active: Type.Optional(Type.Boolean()),
+            // One schema with a type list: with type coercion on, an anyOf would turn null into 0.
+            priceUsd: Type.Optional(
+              Type.Unsafe<number | null>({
+                type: ['number', 'null'],
+                maximum: 1_000_000,
+                description: 'Retail USD override, at most two decimals; null clears it',
+              }),
+            ),
+          },
+          { additionalProperties: false, minProperties: 1 },
+        ),
+        response: { 200: Type.Object({ plan: AdminPlanSchema }), ...adminErrors(404) },
+      },
+    },
+    async (request) => {
+      const { active, priceUsd } = request.body;
+      if (active === undefined && priceUsd === undefined) {
+        throw new AppError('VALIDATION_ERROR', 'Send active and/or priceUsd');
+      }
+      const plan = await catalog.updatePlan(
+        request.params.id,
+        { active, ...(priceUsd !== undefined ? { priceOverrideCents: parseOverride(priceUsd) } : {}) },
+        request.id,
+      );
+      return { plan: toAdminPlan(plan) };
+    },
+  );
+
+  r.put(
+    '/exchange-rates',
+    {
+      schema: {
+        summary: 'Set exchange rates',
+        tags: ['catalog'],
+        description: 'Units of EUR, GBP and TRY per 1 USD, used to show catalog prices. Audited.',
+        body: Type.Object({ EUR: Rate, GBP: Rate, TRY: Rate }, { additionalProperties: false }),
+        response: { 200: Type.Object({ rates: RatesSchema }), ...adminErrors() },
+      },
+    },
+    async (request) => {
+      const { EUR, GBP, TRY } = request.body;
+      const rates = await catalog.setExchangeRates(
+        { EUR: String(EUR), GBP: String(GBP), TRY: String(TRY) },
+        request.id,
+      );
+      return { rates };
+    },
+  );
+}

@@ -1,0 +1,164 @@
+import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { isLocale, LOCALES, type Locale } from '../../domain/catalog/countries.js';
+import { mobileDestinationDetail, mobileDestinationList } from '../../domain/catalog/destinations.js';
+import { MAX_SEARCH_LENGTH, normalizeSearchText } from '../../domain/catalog/search.js';
+import { AppError } from '../../domain/errors.js';
+import { CURRENCIES, isCurrency, type Currency } from '../../lib/money.js';
+import { createCatalogResponseCache } from '../shared/catalog-cache.js';
+import { mobileErrors } from '../shared/schemas.js';
+
+const MoneySchema = Type.Object({
+  amount: Type.Number({ description: 'In `currency`, at most two decimals' }),
+  currency: Type.String(),
+  formatted: Type.String({ description: 'Formatted for the caller locale with Intl.NumberFormat' }),
+});
+
+const ViewQuery = {
+  locale: Type.Optional(Type.Union(LOCALES.map((l) => Type.Literal(l)))),
+  currency: Type.Optional(Type.Union(CURRENCIES.map((c) => Type.Literal(c)))),
+};
+
+const ListResponse = Type.Object({
+  countries: Type.Array(
+    Type.Object({
+      code: Type.String(),
+      name: Type.String(),
+      flagEmoji: Type.String(),
+      continent: Type.String(),
+      startingPrice: MoneySchema,
+      planCount: Type.Integer(),
+    }),
+  ),
+  regions: Type.Array(
+    Type.Object({
+      code: Type.String(),
+      name: Type.String(),
+      countryCount: Type.Integer(),
+      startingPrice: MoneySchema,
+      planCount: Type.Integer(),
+    }),
+  ),
+});
+
+const DetailResponse = Type.Object({
+  destination: Type.Object({
+    code: Type.String(),
+    name: Type.String(),
+    flagEmoji: Type.String(),
+    continent: Type.String(),
+    description: Type.String(),
+    plans: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        title: Type.String(),
+        description: Type.String(),
+        dataAmountMb: Type.Integer(),
+        durationDays: Type.Integer(),
+        isTopUp: Type.Boolean(),
+        price: MoneySchema,
+      }),
+    ),
+  }),
+});
+
+const NotModified = Type.Null({ description: 'Not modified: the If-None-Match ETag is current' });
+
+/** First Accept-Language tag (by q) whose primary language we have names for. */
+function localeFromHeader(header: string | undefined): Locale | undefined {
+  if (!header) return undefined;
+  return header
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => /^\s*q=([\d.]+)/.exec(p)?.[1]).find(Boolean);
+      return { language: tag.split('-')[0]!.toLowerCase(), q: q ? Number(q) : 1, index };
+    })
+    .filter((t) => t.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index)
+    .map((t) => t.language)
+    .find(isLocale);
+}
+
+/** decisions §4: query, else the session user's settings, else Accept-Language, else en / USD. */
+function viewContext(request: FastifyRequest, query: { locale?: Locale; currency?: Currency }) {
+  const account = request.auth?.account;
+  const locale =
+    query.locale ??
+    (isLocale(account?.locale) ? account.locale : undefined) ??
+    localeFromHeader(request.headers['accept-language']) ??
+    'en';
+  const currency =
+    query.currency ?? (isCurrency(account?.preferredCurrency) ? account.preferredCurrency : 'USD');
+  return { locale, currency };
+}
+
+const notFound = () => new AppError('COUNTRY_NOT_FOUND', 'Destination not found');
+
+export async function destinationsRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const cache = createCatalogResponseCache(app.container.catalog);
+
+  r.get(
+    '/destinations',
+    {
+      config: { auth: 'optional' },
+      schema: {
+        summary: 'List destinations',
+        tags: ['catalog'],
+        description:
+          'Countries and regions with sellable plans, names in the caller locale, starting prices ' +
+          'converted to the caller currency. Sends an ETag; answers 304 to a matching If-None-Match.',
+        querystring: Type.Object({
+          filter: Type.Optional(
+            Type.Union([Type.Literal('popular'), Type.Literal('regional'), Type.Literal('global')]),
+          ),
+          search: Type.Optional(Type.String({ maxLength: MAX_SEARCH_LENGTH })),
+          ...ViewQuery,
+        }),
+        response: { 200: ListResponse, 304: NotModified, ...mobileErrors() },
+      },
+    },
+    async (request, reply) => {
+      const { locale, currency } = viewContext(request, request.query);
+      const search = normalizeSearchText(request.query.search ?? '');
+      const filter = request.query.filter;
+      reply.header('vary', 'Accept-Language, Authorization, Cookie');
+      return cache.send(
+        request,
+        reply,
+        `list|${filter ?? ''}|${locale}|${currency}|${search}`,
+        (snapshot) => mobileDestinationList(snapshot, { filter, search, locale, currency }),
+        notFound,
+      );
+    },
+  );
+
+  r.get(
+    '/destinations/:code',
+    {
+      config: { auth: 'optional' },
+      schema: {
+        summary: 'One destination with its plans',
+        tags: ['catalog'],
+        description: 'Full detail of one country (ISO code, any case): description and every sellable plan.',
+        params: Type.Object({ code: Type.String({ minLength: 1, maxLength: 64 }) }),
+        querystring: Type.Object(ViewQuery),
+        response: { 200: DetailResponse, 304: NotModified, ...mobileErrors(404) },
+      },
+    },
+    async (request, reply) => {
+      const { locale, currency } = viewContext(request, request.query);
+      const code = request.params.code.toUpperCase();
+      if (!/^[A-Z]{2}$/.test(code)) throw notFound();
+      reply.header('vary', 'Accept-Language, Authorization, Cookie');
+      return cache.send(
+        request,
+        reply,
+        `detail|${code}|${locale}|${currency}`,
+        (snapshot) => mobileDestinationDetail(snapshot, code, { locale, currency }),
+        notFound,
+      );
+    },
+  );
+}
