@@ -66,9 +66,18 @@ export async function postLedgerEntry(tx: Tx, entry: LedgerEntry): Promise<Ledge
 
   if (inserted.length === 0) {
     const [existing] = await tx
-      .select({ id: walletTransactions.id, balanceAfterCents: walletTransactions.balanceAfterCents })
+      .select()
       .from(walletTransactions)
       .where(eq(walletTransactions.reference, entry.reference));
+    // A reference names one business event; reusing it for other money is a bug that would
+    // otherwise be swallowed silently as a "duplicate" and lose the second entry.
+    if (
+      existing!.accountId !== entry.accountId ||
+      existing!.kind !== entry.kind ||
+      existing!.amountCents !== signed
+    ) {
+      throw new Error(`ledger reference ${entry.reference} was already used for a different entry`);
+    }
     return { duplicate: true, transactionId: existing!.id, balanceAfterCents: existing!.balanceAfterCents };
   }
 

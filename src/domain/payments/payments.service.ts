@@ -1,0 +1,253 @@
+import { and, eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client.js';
+import { payments } from '../../db/schema/index.js';
+import type { Clock } from '../../lib/clock.js';
+import { newId } from '../../lib/ids.js';
+import { isCurrency, type Currency } from '../../lib/money.js';
+import type { PaymentProviders } from '../../providers/payments/registry.js';
+import type {
+  PaymentPurpose,
+  SandboxOutcome,
+  SandboxSettlement,
+  WebhookHeaders,
+} from '../../providers/payments/types.js';
+import { toUsdCentsRoundedDown, type ExchangeRateService } from '../catalog/exchange-rates.js';
+import { AppError } from '../errors.js';
+import { createSettlement, type OrderHooks, type PaymentMethod, type PaymentRecord } from './settlement.js';
+
+export type { EventOutcome, OrderHooks, PaymentRecord } from './settlement.js';
+
+/** Smallest wallet top-up, in minor units (specification §8: 200 cents, 2 USD). */
+export const MIN_TOPUP_MINOR = 200;
+
+export interface CreateCardPaymentInput {
+  accountId: string;
+  purpose: PaymentPurpose;
+  orderId?: string;
+  /** Minor units of `currency`. */
+  amountMinor: number;
+  currency: Currency;
+  successUrl?: string;
+  cancelUrl?: string;
+}
+
+export interface CreateCryptoPaymentInput {
+  accountId: string;
+  purpose: PaymentPurpose;
+  orderId?: string;
+  amountCents: number;
+  /** Invoice currency; only USD (the wallet currency) is offered, anything else is a 400. */
+  currency?: string;
+  returnUrl?: string;
+}
+
+export interface PaymentsDeps {
+  db: Db;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  publicBaseUrl: string;
+  exchangeRates: ExchangeRateService;
+  providers: PaymentProviders;
+}
+
+/** Schemes a browser must never be redirected to after paying. */
+const UNSAFE_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'vbscript:', 'blob:', 'about:']);
+
+/** http(s) URLs and app deep links (`myapp://payment/done`); nothing that executes or reads locally. */
+export function isRedirectUrl(value: string): boolean {
+  if (value.length > 2048) return false;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (url.protocol === 'http:' || url.protocol === 'https:') return url.hostname !== '';
+  return (
+    /^[a-z][a-z0-9+.-]*:$/.test(url.protocol) && !UNSAFE_SCHEMES.has(url.protocol) && value.includes('://')
+  );
+}
+
+function checkRedirect(value: string | undefined, field: string): void {
+  if (value !== undefined && !isRedirectUrl(value)) {
+    throw new AppError('VALIDATION_ERROR', `${field} must be an http(s) URL or an app link`, { field });
+  }
+}
+
+const noOrderHooks: OrderHooks = { paid: async () => undefined, cancelled: async () => undefined };
+
+export function createPaymentsService(deps: PaymentsDeps) {
+  const { db, clock, providers } = deps;
+  let orderHooks = noOrderHooks;
+  const settlement = createSettlement({ db, clock, log: deps.log, hooks: () => orderHooks });
+  const defaultUrl = (outcome: 'success' | 'cancel') => `${deps.publicBaseUrl}/payment/${outcome}`;
+
+  function checkAmount(purpose: PaymentPurpose, amountMinor: number): void {
+    if (!Number.isSafeInteger(amountMinor) || amountMinor <= 0) {
+      throw new AppError('VALIDATION_ERROR', 'amount must be a positive integer number of cents', {
+        field: 'amount',
+      });
+    }
+    if (purpose === 'topup' && amountMinor < MIN_TOPUP_MINOR) {
+      throw new AppError('VALIDATION_ERROR', `amount must be at least ${MIN_TOPUP_MINOR}`, {
+        field: 'amount',
+      });
+    }
+  }
+
+  async function insertPending(values: Omit<typeof payments.$inferInsert, 'id' | 'createdAt' | 'updatedAt'>) {
+    const id = newId('pay');
+    const now = clock.now();
+    await db.insert(payments).values({ ...values, id, status: 'pending', createdAt: now, updatedAt: now });
+    return id;
+  }
+
+  /** Runs the provider call outside any transaction; a failed call leaves the payment `failed`. */
+  async function withProvider<T>(paymentId: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      await db
+        .update(payments)
+        .set({ status: 'failed', updatedAt: clock.now() })
+        .where(and(eq(payments.id, paymentId), eq(payments.status, 'pending')));
+      throw error;
+    }
+  }
+
+  async function attach(paymentId: string, providerRef: string, url: string, data?: Record<string, unknown>) {
+    await db
+      .update(payments)
+      .set({ providerRef, url, providerData: data ?? null, updatedAt: clock.now() })
+      .where(eq(payments.id, paymentId));
+  }
+
+  function sandboxOf(method: PaymentMethod): SandboxSettlement {
+    const sandbox = providers.sandbox[method];
+    if (!sandbox) throw new AppError('NOT_FOUND', `The ${method} provider is not the sandbox`);
+    return sandbox;
+  }
+
+  const service = {
+    setOrderHooks(hooks: Partial<OrderHooks>): void {
+      orderHooks = { ...noOrderHooks, ...hooks };
+    },
+
+    async createCardPayment(input: CreateCardPaymentInput) {
+      checkAmount(input.purpose, input.amountMinor);
+      if (!isCurrency(input.currency))
+        throw new AppError('VALIDATION_ERROR', 'Unsupported currency', { field: 'currency' });
+      checkRedirect(input.successUrl, 'successUrl');
+      checkRedirect(input.cancelUrl, 'cancelUrl');
+      const rate = await deps.exchangeRates.get(input.currency);
+      const usdCents = toUsdCentsRoundedDown(input.amountMinor, rate);
+      if (usdCents < 1)
+        throw new AppError('VALIDATION_ERROR', 'amount is below one US cent', { field: 'amount' });
+      const successUrl = input.successUrl ?? defaultUrl('success');
+      const cancelUrl = input.cancelUrl ?? defaultUrl('cancel');
+      const paymentId = await insertPending({
+        accountId: input.accountId,
+        purpose: input.purpose,
+        orderId: input.orderId ?? null,
+        method: 'card',
+        provider: providers.card.name,
+        amountMinor: input.amountMinor,
+        currency: input.currency,
+        usdCents,
+        exchangeRate: rate,
+        successUrl,
+        cancelUrl,
+      });
+      const session = await withProvider(paymentId, () =>
+        providers.card.createSession({
+          paymentId,
+          accountId: input.accountId,
+          purpose: input.purpose,
+          amountMinor: input.amountMinor,
+          currency: input.currency,
+          description:
+            input.purpose === 'order' ? `eSIM order ${input.orderId ?? ''}`.trim() : 'Wallet top-up',
+          successUrl,
+          cancelUrl,
+        }),
+      );
+      await attach(paymentId, session.sessionId, session.url);
+      return { paymentId, sessionId: session.sessionId, url: session.url };
+    },
+
+    async createCryptoPayment(input: CreateCryptoPaymentInput) {
+      checkAmount(input.purpose, input.amountCents);
+      const currency = (input.currency ?? 'USD').toUpperCase();
+      if (currency !== 'USD')
+        throw new AppError('VALIDATION_ERROR', 'Crypto invoices are in USD', { field: 'currency' });
+      checkRedirect(input.returnUrl, 'url_return');
+      const returnUrl = input.returnUrl ?? defaultUrl('cancel');
+      const successUrl = input.returnUrl ?? defaultUrl('success');
+      const paymentId = await insertPending({
+        accountId: input.accountId,
+        purpose: input.purpose,
+        orderId: input.orderId ?? null,
+        method: 'crypto',
+        provider: providers.crypto.name,
+        amountMinor: input.amountCents,
+        currency,
+        usdCents: input.amountCents,
+        exchangeRate: '1',
+        successUrl,
+        cancelUrl: returnUrl,
+      });
+      const created = await withProvider(paymentId, () =>
+        providers.crypto.createInvoice({
+          paymentId,
+          accountId: input.accountId,
+          purpose: input.purpose,
+          amountMinor: input.amountCents,
+          currency,
+          returnUrl,
+          successUrl,
+          callbackUrl: `${deps.publicBaseUrl}/api/v1/payments/crypto/webhook`,
+        }),
+      );
+      await attach(paymentId, created.invoiceId, created.url, created.invoice);
+      return { paymentId, invoice: created.invoice };
+    },
+
+    /** The single entry point of provider webhooks, real or sandbox: verify, then apply once. */
+    async handleWebhook(method: PaymentMethod, rawBody: Buffer, headers: WebhookHeaders) {
+      const provider = providers[method];
+      const event = provider.parseWebhook(rawBody, headers);
+      return settlement.applyEvent(provider.name, method, event);
+    },
+
+    async sandboxView(method: PaymentMethod, id: string) {
+      const view = await sandboxOf(method).view(id);
+      if (!view) throw new AppError('PAYMENT_NOT_FOUND', 'Unknown sandbox session');
+      return view;
+    },
+
+    /** Settles a sandbox session and delivers its signed webhook through `handleWebhook`. */
+    async completeSandbox(method: PaymentMethod, id: string, outcome: SandboxOutcome) {
+      const settled = await sandboxOf(method).settle(id, outcome);
+      if (!settled) throw new AppError('PAYMENT_NOT_FOUND', 'Unknown sandbox session');
+      await service.handleWebhook(method, settled.rawBody, settled.headers);
+      return {
+        status: settled.status,
+        redirectUrl: settled.redirectUrl ?? defaultUrl(settled.status === 'paid' ? 'success' : 'cancel'),
+      };
+    },
+
+    /** Closes a still-pending payment as expired (and cancels its order); false if it was final. */
+    async expirePayment(paymentId: string): Promise<boolean> {
+      return db.transaction((tx) => settlement.markClosed(tx, paymentId, 'expired'));
+    },
+
+    async get(paymentId: string): Promise<PaymentRecord | undefined> {
+      const [row] = await db.select().from(payments).where(eq(payments.id, paymentId));
+      return row;
+    },
+  };
+  return service;
+}
+
+export type PaymentsService = ReturnType<typeof createPaymentsService>;

@@ -1,0 +1,172 @@
+import { and, eq, ne } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db, Tx } from '../../db/client.js';
+import { paymentEvents, payments } from '../../db/schema/index.js';
+import type { Clock } from '../../lib/clock.js';
+import { newId } from '../../lib/ids.js';
+import type { PaymentWebhookEvent } from '../../providers/payments/types.js';
+import { postLedgerEntry } from '../wallet/ledger.js';
+
+export type PaymentRecord = typeof payments.$inferSelect;
+export type PaymentMethod = PaymentRecord['method'];
+
+/**
+ * Registered by the orders area. Both run inside the settlement transaction, after the payment
+ * row changed state (so each runs at most once per payment) and, for `paid`, after the money was
+ * deposited into the payer's wallet.
+ */
+export interface OrderHooks {
+  paid(tx: Tx, payment: PaymentRecord): Promise<void>;
+  cancelled(tx: Tx, payment: PaymentRecord): Promise<void>;
+}
+
+/** What a verified event did; stored on its payment_events row. */
+export type EventOutcome =
+  'credited' | 'closed' | 'recorded' | 'already_final' | 'duplicate' | 'unknown_payment' | 'amount_mismatch';
+
+export interface SettlementDeps {
+  db: Db;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  hooks: () => OrderHooks;
+}
+
+type ClosedStatus = 'cancelled' | 'expired' | 'failed';
+
+function describeDeposit(payment: PaymentRecord): string {
+  const method = payment.method === 'card' ? 'Card' : 'Crypto';
+  return payment.purpose === 'order'
+    ? `${method} payment for order ${payment.orderId ?? ''}`.trim()
+    : `${method} top-up`;
+}
+
+export function createSettlement(deps: SettlementDeps) {
+  const { db, clock, log } = deps;
+
+  /**
+   * Money received: pending, cancelled, expired or failed → paid, exactly once (the conditional
+   * update is the guard: of two racing events only one gets the row). A payment that arrives
+   * after its session was closed is still money the customer paid, so it is credited too.
+   */
+  async function markPaid(tx: Tx, paymentId: string): Promise<boolean> {
+    const now = clock.now();
+    const [paid] = await tx
+      .update(payments)
+      .set({ status: 'paid', paidAt: now, updatedAt: now })
+      .where(and(eq(payments.id, paymentId), ne(payments.status, 'paid')))
+      .returning();
+    if (!paid) return false;
+    await postLedgerEntry(tx, {
+      accountId: paid.accountId,
+      kind: 'deposit',
+      amountCents: paid.usdCents,
+      reference: `payment:${paid.id}`,
+      description: describeDeposit(paid),
+      orderId: paid.orderId,
+      paymentId: paid.id,
+      at: now,
+    });
+    if (paid.purpose === 'order') await deps.hooks().paid(tx, paid);
+    return true;
+  }
+
+  /** Only a pending payment closes: a late `expired` never undoes `paid`. */
+  async function markClosed(tx: Tx, paymentId: string, status: ClosedStatus): Promise<boolean> {
+    const [closed] = await tx
+      .update(payments)
+      .set({ status, updatedAt: clock.now() })
+      .where(and(eq(payments.id, paymentId), eq(payments.status, 'pending')))
+      .returning();
+    if (!closed) return false;
+    if (closed.purpose === 'order') await deps.hooks().cancelled(tx, closed);
+    return true;
+  }
+
+  async function findPayment(tx: Tx, provider: string, method: PaymentMethod, event: PaymentWebhookEvent) {
+    const key = event.paymentId
+      ? eq(payments.id, event.paymentId)
+      : event.providerRef
+        ? eq(payments.providerRef, event.providerRef)
+        : undefined;
+    if (!key) return undefined;
+    const [payment] = await tx
+      .select()
+      .from(payments)
+      .where(and(key, eq(payments.provider, provider), eq(payments.method, method)));
+    // An event naming our payment id but another session is not about this payment.
+    if (payment?.providerRef && event.providerRef && payment.providerRef !== event.providerRef)
+      return undefined;
+    return payment;
+  }
+
+  async function decide(tx: Tx, payment: PaymentRecord | undefined, event: PaymentWebhookEvent) {
+    if (!payment) return 'unknown_payment' as const;
+    if (event.status === null) return 'recorded' as const;
+    if (event.status !== 'paid') {
+      return (await markClosed(tx, payment.id, event.status))
+        ? ('closed' as const)
+        : ('already_final' as const);
+    }
+    if (
+      event.amountMinor !== payment.amountMinor ||
+      (event.currency ?? payment.currency) !== payment.currency
+    ) {
+      return 'amount_mismatch' as const;
+    }
+    return (await markPaid(tx, payment.id)) ? ('credited' as const) : ('already_final' as const);
+  }
+
+  return {
+    markPaid,
+    markClosed,
+
+    /**
+     * Applies one verified provider event in one transaction. Claiming (provider, event id)
+     * first with ON CONFLICT DO NOTHING makes every redelivery a no-op, also when deliveries race.
+     */
+    async applyEvent(
+      provider: string,
+      method: PaymentMethod,
+      event: PaymentWebhookEvent,
+    ): Promise<EventOutcome> {
+      const outcome = await db.transaction(async (tx) => {
+        const rowId = newId('pev');
+        const [claimed] = await tx
+          .insert(paymentEvents)
+          .values({
+            id: rowId,
+            provider,
+            eventId: event.eventId,
+            type: event.type,
+            payload: event.payload,
+            receivedAt: clock.now(),
+          })
+          .onConflictDoNothing({ target: [paymentEvents.provider, paymentEvents.eventId] })
+          .returning({ id: paymentEvents.id });
+        if (!claimed) return 'duplicate' as const;
+        const payment = await findPayment(tx, provider, method, event);
+        const result = await decide(tx, payment, event);
+        await tx
+          .update(paymentEvents)
+          .set({ paymentId: payment?.id ?? null, outcome: result })
+          .where(eq(paymentEvents.id, rowId));
+        return result;
+      });
+      if (outcome === 'amount_mismatch' || outcome === 'unknown_payment') {
+        log.warn(
+          {
+            provider,
+            eventId: event.eventId,
+            paymentId: event.paymentId,
+            amountMinor: event.amountMinor,
+            outcome,
+          },
+          'payment event refused',
+        );
+      }
+      return outcome;
+    },
+  };
+}
+
+export type Settlement = ReturnType<typeof createSettlement>;

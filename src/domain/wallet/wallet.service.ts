@@ -1,0 +1,82 @@
+import { desc, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { accounts, walletTransactions } from '../../db/schema/index.js';
+import type { Clock } from '../../lib/clock.js';
+import { newId } from '../../lib/ids.js';
+import type { AuditService } from '../audit/audit.service.js';
+import { AppError } from '../errors.js';
+import { postLedgerEntry } from './ledger.js';
+
+export type WalletTransaction = typeof walletTransactions.$inferSelect;
+
+export const TRANSACTIONS_DEFAULT_LIMIT = 50;
+export const TRANSACTIONS_MAX_LIMIT = 200;
+
+export interface AdjustmentInput {
+  accountId: string;
+  /** Signed USD cents: positive credits (deposit), negative debits (withdrawal). */
+  amountCents: number;
+  reason: string;
+  requestId?: string;
+}
+
+/** Reads of the wallet ledger and operator adjustments; every write goes through postLedgerEntry. */
+export function createWalletService(deps: { db: Db; clock: Clock; audit: AuditService }) {
+  const { db, clock } = deps;
+
+  return {
+    /** Newest first; ties within one millisecond fall back to insertion order. */
+    async listTransactions(
+      accountId: string,
+      limit = TRANSACTIONS_DEFAULT_LIMIT,
+    ): Promise<WalletTransaction[]> {
+      return db
+        .select()
+        .from(walletTransactions)
+        .where(eq(walletTransactions.accountId, accountId))
+        .orderBy(desc(walletTransactions.createdAt), desc(walletTransactions.seq))
+        .limit(Math.min(Math.max(limit, 1), TRANSACTIONS_MAX_LIMIT));
+    },
+
+    /** Operator credit or debit with its audit row, in one transaction; a debit never overdraws. */
+    async adjust(input: AdjustmentInput): Promise<{ transaction: WalletTransaction; balanceCents: number }> {
+      if (!Number.isSafeInteger(input.amountCents) || input.amountCents === 0) {
+        throw new AppError('VALIDATION_ERROR', 'amountUsd must be a non-zero amount', { field: 'amountUsd' });
+      }
+      return db.transaction(async (tx) => {
+        const [account] = await tx
+          .select({ id: accounts.id, balance: accounts.walletBalanceCents })
+          .from(accounts)
+          .where(eq(accounts.id, input.accountId));
+        if (!account) throw new AppError('ACCOUNT_NOT_FOUND', 'Account not found');
+        const posted = await postLedgerEntry(tx, {
+          accountId: account.id,
+          kind: input.amountCents > 0 ? 'deposit' : 'withdrawal',
+          amountCents: Math.abs(input.amountCents),
+          reference: `adjustment:${newId('wtx')}`,
+          description: input.reason,
+          at: clock.now(),
+        });
+        await deps.audit.record(tx, {
+          action: 'wallet.adjust',
+          targetType: 'account',
+          targetId: account.id,
+          before: { walletBalanceCents: posted.balanceAfterCents - input.amountCents },
+          after: {
+            walletBalanceCents: posted.balanceAfterCents,
+            amountCents: input.amountCents,
+            reason: input.reason,
+          },
+          requestId: input.requestId,
+        });
+        const [transaction] = await tx
+          .select()
+          .from(walletTransactions)
+          .where(eq(walletTransactions.id, posted.transactionId));
+        return { transaction: transaction!, balanceCents: posted.balanceAfterCents };
+      });
+    },
+  };
+}
+
+export type WalletService = ReturnType<typeof createWalletService>;

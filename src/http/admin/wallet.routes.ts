@@ -1,0 +1,61 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../domain/errors.js';
+import { centsToUsd, parseDecimalToCents } from '../../lib/money.js';
+import { adminErrors } from '../shared/schemas.js';
+import { presentWalletTransaction, WalletTransactionSchema } from '../shared/wallet-transaction.js';
+
+/** 12.34 → 1234, -5 → -500; null for zero, more than two decimals or absurd sizes. */
+function usdToSignedCents(amountUsd: number): number | null {
+  const cents = parseDecimalToCents(String(Math.abs(amountUsd)));
+  if (cents === null || cents === 0) return null;
+  return amountUsd < 0 ? -cents : cents;
+}
+
+/** POST /accounts/:id/wallet/adjustments (decisions §6). */
+export async function adminWalletRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { wallet } = app.container;
+
+  r.post(
+    '/accounts/:id/wallet/adjustments',
+    {
+      schema: {
+        tags: ['Admin'],
+        summary: 'Credit or debit a wallet',
+        description:
+          'Positive amountUsd posts a deposit, negative a withdrawal (never below zero: 402 INSUFFICIENT_BALANCE). The reason becomes the transaction description and is written to the audit log in the same transaction.',
+        params: Type.Object({ id: Type.String({ maxLength: 100 }) }),
+        body: Type.Object({
+          amountUsd: Type.Number({ description: 'Non-zero USD with at most two decimals' }),
+          reason: Type.String({ minLength: 1, maxLength: 500 }),
+        }),
+        response: {
+          200: Type.Object({ transaction: WalletTransactionSchema, walletBalance: Type.Number() }),
+          ...adminErrors(402, 404),
+        },
+      },
+    },
+    async (request) => {
+      const amountCents = usdToSignedCents(request.body.amountUsd);
+      if (amountCents === null) {
+        throw new AppError('VALIDATION_ERROR', 'amountUsd must be non-zero with at most two decimals', {
+          field: 'amountUsd',
+        });
+      }
+      const reason = request.body.reason.trim();
+      if (!reason) throw new AppError('VALIDATION_ERROR', 'reason must not be blank', { field: 'reason' });
+      const result = await wallet.adjust({
+        accountId: request.params.id,
+        amountCents,
+        reason,
+        requestId: request.id,
+      });
+      return {
+        transaction: presentWalletTransaction(result.transaction),
+        walletBalance: centsToUsd(result.balanceCents),
+      };
+    },
+  );
+}

@@ -1,0 +1,120 @@
+import Stripe from 'stripe';
+import { AppError } from '../../domain/errors.js';
+import type { Clock } from '../../lib/clock.js';
+import type { CardProvider, PaymentEventStatus, PaymentWebhookEvent } from './types.js';
+
+export interface StripeOptions {
+  secretKey: string;
+  webhookSecret: string;
+  /** Only for tests against a fake server: `http://127.0.0.1:4242`. */
+  apiBaseUrl: string | undefined;
+}
+
+/** Stripe's default replay window for signed webhooks. */
+const TOLERANCE_SECONDS = 300;
+
+function clientOptions(apiBaseUrl: string | undefined): ConstructorParameters<typeof Stripe>[1] {
+  const options: ConstructorParameters<typeof Stripe>[1] = {
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    telemetry: false,
+  };
+  if (!apiBaseUrl) return options;
+  const url = new URL(apiBaseUrl);
+  const protocol = url.protocol === 'http:' ? 'http' : 'https';
+  return {
+    ...options,
+    host: url.hostname,
+    port: url.port || (protocol === 'http' ? 80 : 443),
+    protocol,
+  };
+}
+
+/** Maps Checkout events onto what they mean for our payment (docs.stripe.com/checkout/fulfillment). */
+function statusOf(type: string, session: Stripe.Checkout.Session): PaymentEventStatus {
+  switch (type) {
+    case 'checkout.session.completed':
+      // Delayed methods (bank debits) complete unpaid; money arrives with async_payment_succeeded.
+      return session.payment_status === 'paid' ? 'paid' : null;
+    case 'checkout.session.async_payment_succeeded':
+      return 'paid';
+    case 'checkout.session.async_payment_failed':
+      return 'failed';
+    case 'checkout.session.expired':
+      return 'expired';
+    default:
+      return null;
+  }
+}
+
+export function createStripeCardProvider(options: StripeOptions, clock: Clock): CardProvider {
+  const stripe = new Stripe(options.secretKey, clientOptions(options.apiBaseUrl));
+
+  return {
+    name: 'stripe',
+
+    async createSession(input) {
+      try {
+        const session = await stripe.checkout.sessions.create(
+          {
+            mode: 'payment',
+            line_items: [
+              {
+                quantity: 1,
+                price_data: {
+                  currency: input.currency.toLowerCase(),
+                  unit_amount: input.amountMinor,
+                  product_data: { name: input.description },
+                },
+              },
+            ],
+            success_url: input.successUrl,
+            cancel_url: input.cancelUrl,
+            client_reference_id: input.paymentId,
+            metadata: { paymentId: input.paymentId, accountId: input.accountId, purpose: input.purpose },
+          },
+          // One payment, one session: a retried create returns Stripe's stored first answer.
+          { idempotencyKey: input.paymentId },
+        );
+        if (!session.url) throw new Error('Stripe returned a session without url');
+        return { sessionId: session.id, url: session.url };
+      } catch (error) {
+        throw new AppError('PROVIDER_ERROR', 'Card payment provider request failed', {
+          provider: 'stripe',
+          cause: error instanceof Error ? error.message : String(error),
+        });
+      }
+    },
+
+    parseWebhook(rawBody, headers): PaymentWebhookEvent {
+      const header = headers['stripe-signature'];
+      if (!header) throw new AppError('INVALID_SIGNATURE', 'Missing Stripe-Signature header');
+      let event: Stripe.Event;
+      try {
+        event = stripe.webhooks.constructEvent(
+          rawBody,
+          header,
+          options.webhookSecret,
+          TOLERANCE_SECONDS,
+          undefined,
+          // Milliseconds: stripe-node divides by 1000 itself.
+          clock.now().getTime(),
+        );
+      } catch {
+        throw new AppError('INVALID_SIGNATURE', 'Stripe signature verification failed');
+      }
+      const object = event.data.object as { object?: string };
+      const session = object.object === 'checkout.session' ? (object as Stripe.Checkout.Session) : null;
+      return {
+        eventId: event.id,
+        type: event.type,
+        paymentId: session ? (session.client_reference_id ?? session.metadata?.paymentId ?? null) : null,
+        providerRef: session?.id ?? null,
+        status: session ? statusOf(event.type, session) : null,
+        amountMinor: session?.amount_total ?? null,
+        currency: session?.currency ? session.currency.toUpperCase() : null,
+        payload: event,
+      };
+    },
+  };
+}
