@@ -1,0 +1,116 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { TicketView } from '../../domain/support/support.service.js';
+import { TicketMessageBody, TicketStatusSchema } from '../mobile/support.routes.js';
+import { adminErrors, IsoDate, Nullable } from '../shared/schemas.js';
+
+const AdminTicketSchema = Type.Object(
+  {
+    id: Type.String(),
+    accountId: Type.String(),
+    email: Type.Optional(Type.String()),
+    subject: Type.String(),
+    category: Type.String(),
+    status: TicketStatusSchema,
+    systemCreated: Type.Boolean({
+      description: 'Opened by the service itself, e.g. after a fulfillment failure',
+    }),
+    orderId: Nullable(Type.String()),
+    createdAt: IsoDate,
+    updatedAt: IsoDate,
+    messages: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        author: Type.Union([Type.Literal('customer'), Type.Literal('staff'), Type.Literal('system')]),
+        message: Type.String(),
+        createdAt: IsoDate,
+      }),
+      { description: 'Oldest first' },
+    ),
+  },
+  { title: 'AdminTicket' },
+);
+
+const TicketEnvelope = Type.Object({ ticket: AdminTicketSchema });
+const TicketParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
+const security = [{ adminToken: [] }];
+
+function toAdminTicket(ticket: TicketView & { email?: string }) {
+  return {
+    ...ticket,
+    createdAt: ticket.createdAt.toISOString(),
+    updatedAt: ticket.updatedAt.toISOString(),
+    messages: ticket.messages.map((m) => ({ ...m, createdAt: m.createdAt.toISOString() })),
+  };
+}
+
+/** Operator side of support tickets (decisions §6). */
+export async function adminSupportRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { support } = app.container;
+
+  r.get(
+    '/tickets',
+    {
+      schema: {
+        tags: ['Support'],
+        summary: 'Ticket queue',
+        description: 'Tickets with threads and owner, most recent activity first; filter by `status`.',
+        security,
+        querystring: Type.Object({
+          status: Type.Optional(TicketStatusSchema),
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
+        }),
+        response: { 200: Type.Object({ tickets: Type.Array(AdminTicketSchema) }), ...adminErrors() },
+      },
+    },
+    async (request) => ({
+      tickets: (await support.adminList({ status: request.query.status, limit: request.query.limit })).map(
+        toAdminTicket,
+      ),
+    }),
+  );
+
+  r.post(
+    '/tickets/:id/messages',
+    {
+      schema: {
+        tags: ['Support'],
+        summary: 'Staff reply',
+        description:
+          'Adds a staff message; the ticket becomes ANSWERED and the customer is e-mailed in their locale.',
+        security,
+        params: TicketParams,
+        body: Type.Object({ message: TicketMessageBody }),
+        response: { 201: TicketEnvelope, ...adminErrors(404) },
+      },
+    },
+    async (request, reply) => {
+      const ticket = await support.staffReply(request.params.id, request.body.message, {
+        requestId: request.id,
+      });
+      return reply.code(201).send({ ticket: toAdminTicket(ticket) });
+    },
+  );
+
+  r.patch(
+    '/tickets/:id',
+    {
+      schema: {
+        tags: ['Support'],
+        summary: 'Set ticket status',
+        description: 'Any status may be set; a change is written to the audit log.',
+        security,
+        params: TicketParams,
+        body: Type.Object({ status: TicketStatusSchema }),
+        response: { 200: TicketEnvelope, ...adminErrors(404) },
+      },
+    },
+    async (request) => ({
+      ticket: toAdminTicket(
+        await support.setStatus(request.params.id, request.body.status, { requestId: request.id }),
+      ),
+    }),
+  );
+}

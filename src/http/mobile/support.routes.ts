@@ -1,0 +1,131 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { TICKET_CATEGORIES, TICKET_STATUSES, type TicketView } from '../../domain/support/support.service.js';
+import { IsoDate, mobileErrors, Nullable } from '../shared/schemas.js';
+
+/** At least one non-space character: a blank subject or message is not a ticket. */
+const NOT_BLANK = '\\S';
+
+export const TicketCategorySchema = Type.Union(
+  TICKET_CATEGORIES.map((c) => Type.Literal(c)),
+  { description: 'Topic of the ticket; `other` when omitted' },
+);
+export const TicketStatusSchema = Type.Union(
+  TICKET_STATUSES.map((s) => Type.Literal(s)),
+  { description: 'OPEN (waiting for staff), ANSWERED (staff replied), RESOLVED, CLOSED' },
+);
+export const TicketMessageBody = Type.String({ minLength: 1, maxLength: 5000, pattern: NOT_BLANK });
+
+const CustomerMessageSchema = Type.Object({
+  id: Type.String(),
+  author: Type.Union([Type.Literal('customer'), Type.Literal('staff')], {
+    description: 'Messages the service wrote itself (for example about a failed order) appear as staff',
+  }),
+  message: Type.String(),
+  createdAt: IsoDate,
+});
+
+const CustomerTicketSchema = Type.Object(
+  {
+    id: Type.String(),
+    subject: Type.String(),
+    category: Type.String(),
+    status: TicketStatusSchema,
+    orderId: Nullable(Type.String({ description: 'The order a ticket opened by the service is about' })),
+    createdAt: IsoDate,
+    updatedAt: IsoDate,
+    messages: Type.Array(CustomerMessageSchema, { description: 'Oldest first' }),
+  },
+  { title: 'SupportTicket' },
+);
+
+const TicketEnvelope = Type.Object({ ticket: CustomerTicketSchema });
+const security: Array<Record<string, string[]>> = [{ sessionToken: [] }, { sessionCookie: [] }];
+
+function toCustomerTicket(ticket: TicketView) {
+  return {
+    id: ticket.id,
+    subject: ticket.subject,
+    category: ticket.category,
+    status: ticket.status,
+    orderId: ticket.orderId,
+    createdAt: ticket.createdAt.toISOString(),
+    updatedAt: ticket.updatedAt.toISOString(),
+    messages: ticket.messages.map((m) => ({
+      id: m.id,
+      author: m.author === 'customer' ? ('customer' as const) : ('staff' as const),
+      message: m.message,
+      createdAt: m.createdAt.toISOString(),
+    })),
+  };
+}
+
+/** `/support/tickets`: the caller's support tickets and their threads (specification §4.5). */
+export async function supportRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { support } = app.container;
+
+  r.get(
+    '/support/tickets',
+    {
+      schema: {
+        tags: ['Support'],
+        summary: 'List my tickets',
+        description:
+          'The caller’s tickets, most recent activity first, each with its full thread (oldest first).',
+        security,
+        response: { 200: Type.Object({ tickets: Type.Array(CustomerTicketSchema) }), ...mobileErrors(401) },
+      },
+    },
+    async (request) => ({
+      tickets: (await support.listForAccount(request.auth!.account.id)).map(toCustomerTicket),
+    }),
+  );
+
+  r.post(
+    '/support/tickets',
+    {
+      schema: {
+        tags: ['Support'],
+        summary: 'Open a ticket',
+        description: 'Creates an OPEN ticket whose thread starts with `message`.',
+        security,
+        body: Type.Object({
+          subject: Type.String({ minLength: 1, maxLength: 200, pattern: NOT_BLANK }),
+          category: Type.Optional(TicketCategorySchema),
+          message: TicketMessageBody,
+        }),
+        response: { 201: TicketEnvelope, ...mobileErrors(401) },
+      },
+    },
+    async (request, reply) => {
+      const ticket = await support.create(request.auth!.account.id, request.body);
+      return reply.code(201).send({ ticket: toCustomerTicket(ticket) });
+    },
+  );
+
+  r.post(
+    '/support/tickets/:id/messages',
+    {
+      schema: {
+        tags: ['Support'],
+        summary: 'Reply to my ticket',
+        description:
+          'Adds the caller’s message. The ticket is OPEN afterwards: an ANSWERED, RESOLVED or CLOSED ticket is reopened.',
+        security,
+        params: Type.Object({ id: Type.String({ maxLength: 100 }) }),
+        body: Type.Object({ message: TicketMessageBody }),
+        response: { 201: TicketEnvelope, ...mobileErrors(401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const ticket = await support.customerReply(
+        request.auth!.account.id,
+        request.params.id,
+        request.body.message,
+      );
+      return reply.code(201).send({ ticket: toCustomerTicket(ticket) });
+    },
+  );
+}
