@@ -1,0 +1,122 @@
+import { and, asc, desc, eq, inArray, isNull, lte, notInArray, or } from 'drizzle-orm';
+import { esims } from '../../db/schema/index.js';
+import type { ProviderUsage } from '../../providers/esim/types.js';
+import type { EsimRow, OrderDeps } from './ports.js';
+
+const USAGE_BATCH = 10;
+/** eSIMs in these states no longer change upstream, so the periodic refresh skips them. */
+const FINAL_STATUSES = ['CANCELLED', 'EXPIRED'] as const;
+
+/** eSIM reads and the usage cache (USAGE_CACHE_SECONDS). */
+export function createEsimReads(deps: OrderDeps) {
+  const { db, clock } = deps;
+
+  async function listForAccount(accountId: string): Promise<EsimRow[]> {
+    return db
+      .select()
+      .from(esims)
+      .where(eq(esims.accountId, accountId))
+      .orderBy(desc(esims.createdAt), desc(esims.id));
+  }
+
+  function isStale(esim: EsimRow, now: Date): boolean {
+    if (!esim.usageCheckedAt) return true;
+    return now.getTime() - esim.usageCheckedAt.getTime() >= deps.settings.usageCacheSeconds * 1000;
+  }
+
+  async function applyUsage(readings: ProviderUsage[], now: Date): Promise<void> {
+    for (const reading of readings) {
+      await db
+        .update(esims)
+        .set({
+          dataUsageMb: reading.dataUsageMb,
+          totalVolumeMb: reading.totalVolumeMb,
+          ...(reading.status ? { status: reading.status } : {}),
+          usageCheckedAt: now,
+          updatedAt: now,
+        })
+        .where(eq(esims.providerRef, reading.providerRef));
+    }
+  }
+
+  /**
+   * Returns `list` with usage no older than USAGE_CACHE_SECONDS: stale rows are read from the
+   * provider in batches of 10 and stored. A provider outage serves the cached values instead of
+   * failing the caller's request.
+   */
+  async function refreshUsage(list: EsimRow[]): Promise<EsimRow[]> {
+    const now = clock.now();
+    const stale = list.filter((e) => e.status !== 'CANCELLED' && isStale(e, now));
+    if (stale.length === 0) return list;
+    for (let i = 0; i < stale.length; i += USAGE_BATCH) {
+      const refs = stale.slice(i, i + USAGE_BATCH).map((e) => e.providerRef);
+      try {
+        await applyUsage(await deps.providers.esim.queryUsage(refs), now);
+      } catch (err) {
+        deps.log.warn({ err: (err as Error).message }, 'usage refresh failed; serving cached usage');
+      }
+    }
+    const fresh = await db
+      .select()
+      .from(esims)
+      .where(
+        inArray(
+          esims.id,
+          list.map((e) => e.id),
+        ),
+      );
+    const byId = new Map(fresh.map((e) => [e.id, e]));
+    return list.map((e) => byId.get(e.id) ?? e);
+  }
+
+  /**
+   * Periodic job body: full profile state (status, activation, expiry, usage) of the eSIMs checked
+   * longest ago, `limit` per run.
+   */
+  async function refreshStatuses(limit = 50): Promise<number> {
+    const now = clock.now();
+    const due = await db
+      .select()
+      .from(esims)
+      .where(
+        and(
+          notInArray(esims.status, [...FINAL_STATUSES]),
+          or(
+            isNull(esims.usageCheckedAt),
+            lte(esims.usageCheckedAt, new Date(now.getTime() - deps.settings.usageCacheSeconds * 1000)),
+          ),
+        ),
+      )
+      .orderBy(asc(esims.usageCheckedAt))
+      .limit(limit);
+    for (const esim of due) {
+      try {
+        const [profile] = await deps.providers.esim.queryProfiles({ providerRef: esim.providerRef });
+        if (!profile) continue;
+        await db
+          .update(esims)
+          .set({
+            status: profile.status,
+            dataUsageMb: profile.dataUsageMb,
+            totalVolumeMb: profile.totalVolumeMb,
+            activatedAt: profile.activatedAt ?? esim.activatedAt,
+            expiresAt: profile.expiresAt ?? esim.expiresAt,
+            usageCheckedAt: now,
+            updatedAt: now,
+          })
+          .where(eq(esims.id, esim.id));
+      } catch (err) {
+        deps.log.warn({ esimId: esim.id, err: (err as Error).message }, 'eSIM status refresh failed');
+      }
+    }
+    return due.length;
+  }
+
+  /** The eSIM behind a public QR URL; the token is the only secret part of that URL. */
+  async function findByQrToken(qrToken: string): Promise<EsimRow | null> {
+    const [row] = await db.select().from(esims).where(eq(esims.qrToken, qrToken));
+    return row ?? null;
+  }
+
+  return { listForAccount, refreshUsage, refreshStatuses, findByQrToken };
+}

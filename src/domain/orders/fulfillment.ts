@@ -1,0 +1,236 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { esims, fulfillmentAttempts, orders, plans } from '../../db/schema/index.js';
+import { randomToken } from '../../lib/crypto.js';
+import { newId } from '../../lib/ids.js';
+import { EsimProviderError, type ProviderProfile } from '../../providers/esim/types.js';
+import { AppError } from '../errors.js';
+import { postLedgerEntry } from '../wallet/ledger.js';
+import type { EsimRow, OrderDeps, OrderRow, Tx } from './ports.js';
+
+export type AttemptSource = 'request' | 'job' | 'admin';
+
+export type AttemptResult =
+  | { ok: true; order: OrderRow; esims: EsimRow[] }
+  | { ok: false; order: OrderRow; error: Error; retryable: boolean };
+
+/**
+ * One fulfillment attempt: provider call outside any transaction, then the result stored in one
+ * transaction. Safe to run concurrently for the same order (request + job + operator): the
+ * provider is idempotent on the order id, eSIM rows are keyed by the unique provider_ref, and
+ * completion is a conditional UPDATE on status PROCESSING.
+ */
+export function createFulfillment(deps: OrderDeps) {
+  const { db, clock } = deps;
+
+  async function loadOrder(orderId: string): Promise<OrderRow> {
+    const [order] = await db.select().from(orders).where(eq(orders.id, orderId));
+    if (!order) throw new AppError('ORDER_NOT_FOUND', 'Order not found');
+    return order;
+  }
+
+  async function callProvider(order: OrderRow): Promise<ProviderProfile[]> {
+    const [plan] = await db.select().from(plans).where(eq(plans.id, order.planId));
+    if (!plan) throw new EsimProviderError('unknown_package', 'plan row missing', false);
+    if (order.topUpEsimId) {
+      const [target] = await db.select().from(esims).where(eq(esims.id, order.topUpEsimId));
+      if (!target) throw new EsimProviderError('not_found', 'top-up target eSIM missing', false);
+      const profile = await deps.providers.esim.topUp({
+        orderId: order.id,
+        providerRef: target.providerRef,
+        iccid: target.iccid,
+        packageCode: plan.providerPackageCode,
+      });
+      return [profile];
+    }
+    return deps.providers.esim.issueProfiles({
+      orderId: order.id,
+      packageCode: plan.providerPackageCode,
+      quantity: order.quantity,
+      wholesaleCents: plan.wholesaleCents,
+    });
+  }
+
+  async function recordAttempt(tx: Tx, orderId: string, source: AttemptSource, error: string | null) {
+    const now = clock.now();
+    const [counted] = await tx
+      .update(orders)
+      .set({
+        fulfillmentAttempts: sql`${orders.fulfillmentAttempts} + 1`,
+        lastError: error,
+        updatedAt: now,
+      })
+      .where(eq(orders.id, orderId))
+      .returning({ attempt: orders.fulfillmentAttempts });
+    await tx.insert(fulfillmentAttempts).values({
+      id: newId('att'),
+      orderId,
+      attempt: counted!.attempt,
+      outcome: error ? 'failure' : 'success',
+      source,
+      error,
+      createdAt: now,
+    });
+  }
+
+  async function storeProfiles(tx: Tx, order: OrderRow, profiles: ProviderProfile[]): Promise<void> {
+    const now = clock.now();
+    if (order.topUpEsimId) {
+      const p = profiles[0]!;
+      await tx
+        .update(esims)
+        .set({
+          status: p.status,
+          totalVolumeMb: p.totalVolumeMb,
+          dataUsageMb: p.dataUsageMb,
+          expiresAt: p.expiresAt,
+          usageCheckedAt: now,
+          updatedAt: now,
+        })
+        .where(eq(esims.id, order.topUpEsimId));
+      return;
+    }
+    await tx
+      .insert(esims)
+      .values(profiles.map((p) => esimRowFor(order, p, now)))
+      .onConflictDoNothing({ target: esims.providerRef });
+  }
+
+  async function complete(order: OrderRow, profiles: ProviderProfile[], source: AttemptSource) {
+    return db.transaction(async (tx) => {
+      const now = clock.now();
+      const [done] = await tx
+        .update(orders)
+        .set({ status: 'COMPLETED', completedAt: now, updatedAt: now, lastError: null })
+        .where(and(eq(orders.id, order.id), eq(orders.status, 'PROCESSING')))
+        .returning();
+      // Lost a race with a concurrent attempt (already COMPLETED) or a refund: store nothing.
+      if (!done) return null;
+      await storeProfiles(tx, order, profiles);
+      await recordAttempt(tx, order.id, source, null);
+      return done;
+    });
+  }
+
+  async function attempt(orderId: string, source: AttemptSource): Promise<AttemptResult> {
+    const order = await loadOrder(orderId);
+    if (order.status !== 'PROCESSING') {
+      return order.status === 'COMPLETED'
+        ? { ok: true, order, esims: await esimsOfOrder(order) }
+        : { ok: false, order, error: new Error(`order is ${order.status}`), retryable: false };
+    }
+    let profiles: ProviderProfile[];
+    try {
+      profiles = await callProvider(order);
+    } catch (err) {
+      const error = err instanceof Error ? err : new Error(String(err));
+      const retryable = !(err instanceof EsimProviderError) || err.retryable;
+      await db.transaction((tx) => recordAttempt(tx, order.id, source, error.message.slice(0, 500)));
+      deps.log.warn({ orderId, source, err: error.message }, 'fulfillment attempt failed');
+      return { ok: false, order: await loadOrder(orderId), error, retryable };
+    }
+    await complete(order, profiles, source);
+    const latest = await loadOrder(orderId);
+    if (latest.status === 'COMPLETED') return { ok: true, order: latest, esims: await esimsOfOrder(latest) };
+    if (!order.topUpEsimId) await cancelOrphans(orderId, profiles);
+    return { ok: false, order: latest, error: new Error(`order is ${latest.status}`), retryable: false };
+  }
+
+  /** Profiles that arrived after the order was refunded: hand them back (best effort, logged). */
+  async function cancelOrphans(orderId: string, profiles: ProviderProfile[]): Promise<void> {
+    for (const profile of profiles) {
+      try {
+        await deps.providers.esim.cancelProfile(profile.providerRef);
+      } catch (err) {
+        deps.log.error(
+          { orderId, providerRef: profile.providerRef, err: (err as Error).message },
+          'could not cancel a profile issued for a refunded order',
+        );
+      }
+    }
+  }
+
+  async function esimsOfOrder(order: OrderRow): Promise<EsimRow[]> {
+    if (order.topUpEsimId) return db.select().from(esims).where(eq(esims.id, order.topUpEsimId));
+    return db.select().from(esims).where(eq(esims.orderId, order.id)).orderBy(esims.createdAt, esims.id);
+  }
+
+  /**
+   * Fulfillment abandoned: the order becomes REFUNDED and its amount goes back to the wallet, in
+   * one transaction conditional on PROCESSING; the unique ledger reference makes a second refund
+   * impossible even under races. Returns null when the order was not PROCESSING.
+   */
+  async function refund(orderId: string, reason: string, onRefunded?: (tx: Tx) => Promise<void>) {
+    return db.transaction(async (tx) => {
+      const now = clock.now();
+      const [order] = await tx
+        .update(orders)
+        .set({ status: 'REFUNDED', updatedAt: now, lastError: reason.slice(0, 500) })
+        .where(and(eq(orders.id, orderId), eq(orders.status, 'PROCESSING')))
+        .returning();
+      if (!order) return null;
+      await postLedgerEntry(tx, {
+        accountId: order.accountId,
+        kind: 'refund',
+        amountCents: order.amountCents,
+        reference: `order:${order.id}:refund`,
+        description: `Refund of order ${order.orderNumber}`,
+        orderId: order.id,
+        at: now,
+      });
+      await onRefunded?.(tx);
+      return order;
+    });
+  }
+
+  /** Tells support once per order (ticket on the account; SUPPORT_EMAIL through the outbox). */
+  async function notifySupportOnce(order: OrderRow, error: Error): Promise<void> {
+    const [claimed] = await db
+      .update(orders)
+      .set({ supportNotifiedAt: clock.now() })
+      .where(and(eq(orders.id, order.id), sql`${orders.supportNotifiedAt} is null`))
+      .returning({ id: orders.id });
+    if (!claimed) return;
+    const subject = `Fulfillment failed for order ${order.orderNumber}`;
+    const message =
+      `The eSIM provider failed to issue order ${order.orderNumber} (${order.id}). ` +
+      `The customer was charged ${(order.amountCents / 100).toFixed(2)} USD. ` +
+      `The order stays PROCESSING and is retried automatically; it is refunded to the wallet ` +
+      `if every retry fails. Last error: ${error.message}`;
+    try {
+      const support = deps.support();
+      // The support service announces new system tickets to SUPPORT_EMAIL itself.
+      if (support)
+        await support.openSystemTicket({ accountId: order.accountId, orderId: order.id, subject, message });
+      else await deps.mailer.send({ to: deps.settings.supportEmail, subject, text: message });
+    } catch (err) {
+      deps.log.error({ orderId: order.id, err: (err as Error).message }, 'support notification failed');
+    }
+  }
+
+  return { attempt, refund, notifySupportOnce, esimsOfOrder, loadOrder };
+}
+
+function esimRowFor(order: OrderRow, p: ProviderProfile, now: Date): typeof esims.$inferInsert {
+  return {
+    id: newId('esim'),
+    orderId: order.id,
+    accountId: order.accountId,
+    planId: order.planId,
+    iccid: p.iccid,
+    providerRef: p.providerRef,
+    smdpAddress: p.smdpAddress,
+    matchingId: p.matchingId,
+    activationCode: p.activationCode,
+    qrToken: randomToken(24),
+    status: p.status,
+    dataUsageMb: p.dataUsageMb,
+    totalVolumeMb: p.totalVolumeMb,
+    usageCheckedAt: now,
+    activatedAt: p.activatedAt,
+    expiresAt: p.expiresAt,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+export type Fulfillment = ReturnType<typeof createFulfillment>;

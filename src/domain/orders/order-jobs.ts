@@ -1,0 +1,92 @@
+import type { Db } from '../../db/client.js';
+import type { JobHandlers } from '../../jobs/worker.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import type { Clock } from '../../lib/clock.js';
+import type { OrderService } from './orders.service.js';
+import { ORDER_JOBS, type OrderLogger } from './ports.js';
+
+/** How often the periodic job refreshes eSIM status and usage from the provider. */
+export const ESIM_REFRESH_INTERVAL_MS = 30 * 60 * 1000;
+
+function orderIdOf(payload: Record<string, unknown>): string {
+  const id = payload.orderId;
+  if (typeof id !== 'string') throw new Error('job payload has no orderId');
+  return id;
+}
+
+/**
+ * Background work of the order area:
+ * - `order.fulfill`: retries fulfillment with backoff (base × 2^(n−1)); a non-retryable provider
+ *   error or exhaustion refunds the order to the wallet;
+ * - `order.expire`: cancels a card/crypto order still unpaid after 24 h;
+ * - `esims.refresh`: periodic status/usage refresh, re-enqueued for the next time slot.
+ */
+export function registerOrderJobs(deps: {
+  db: Db;
+  handlers: JobHandlers;
+  queue: JobQueue;
+  clock: Clock;
+  log: OrderLogger;
+  orders: OrderService;
+  retryBaseSeconds: number;
+  expirePayment?: (paymentId: string) => Promise<void>;
+}): { scheduleRefresh(): Promise<void> } {
+  const { handlers, orders, queue, clock } = deps;
+  const { fulfillment } = orders;
+
+  async function refund(orderId: string, reason: string) {
+    const refunded = await fulfillment.refund(orderId, reason);
+    if (refunded) deps.log.warn({ orderId, reason }, 'order refunded after failed fulfillment');
+  }
+
+  handlers[ORDER_JOBS.fulfill] = {
+    async run(job) {
+      const orderId = orderIdOf(job.payload);
+      const result = await fulfillment.attempt(orderId, 'job');
+      if (result.ok || result.order.status !== 'PROCESSING') return;
+      await fulfillment.notifySupportOnce(result.order, result.error);
+      if (!result.retryable) {
+        await refund(orderId, `not retryable: ${result.error.message}`);
+        return;
+      }
+      throw result.error;
+    },
+    async onExhausted(job, error) {
+      await refund(orderIdOf(job.payload), `retries exhausted: ${error.message}`);
+    },
+    backoffMs: (attempts) => deps.retryBaseSeconds * 1000 * 2 ** (attempts - 1),
+  };
+
+  handlers[ORDER_JOBS.expire] = {
+    async run(job) {
+      const orderId = orderIdOf(job.payload);
+      const order = await orders.fulfillment.loadOrder(orderId);
+      if (order.status !== 'AWAITING_PAYMENT') return;
+      // Closing the payment first means a late "paid" webhook finds it final, not an open order.
+      if (order.paymentId && deps.expirePayment) await deps.expirePayment(order.paymentId);
+      await orders.cancelUnpaid(orderId);
+    },
+  };
+
+  function slotKey(at: Date): string {
+    return `esims.refresh:${Math.floor(at.getTime() / ESIM_REFRESH_INTERVAL_MS)}`;
+  }
+
+  async function scheduleRefresh(at?: Date): Promise<void> {
+    const runAt = at ?? clock.now();
+    await queue.enqueue(deps.db, { kind: ORDER_JOBS.refreshEsims, runAt, dedupeKey: slotKey(runAt) });
+  }
+
+  handlers[ORDER_JOBS.refreshEsims] = {
+    async run() {
+      try {
+        await orders.refreshStatuses();
+      } finally {
+        // One job per time slot: the dedupe key stops several instances from piling up copies.
+        await scheduleRefresh(new Date(clock.now().getTime() + ESIM_REFRESH_INTERVAL_MS));
+      }
+    },
+  };
+
+  return { scheduleRefresh: () => scheduleRefresh() };
+}

@@ -1,0 +1,280 @@
+import { and, desc, eq, lt, or } from 'drizzle-orm';
+import { esims, orders } from '../../db/schema/index.js';
+import { newId } from '../../lib/ids.js';
+import { AppError } from '../errors.js';
+import { postLedgerEntry } from '../wallet/ledger.js';
+import { createEsimReads } from './esims.js';
+import { createFulfillment } from './fulfillment.js';
+import { newOrderNumber, type OrderChannel } from './order-numbers.js';
+import {
+  ORDER_JOBS,
+  UNPAID_ORDER_TTL_MS,
+  type EsimRow,
+  type OrderDeps,
+  type OrderRow,
+  type Tx,
+} from './ports.js';
+
+export type { EsimRow, OrderRow } from './ports.js';
+
+export interface PlaceOrderInput {
+  accountId: string;
+  channel: OrderChannel;
+  planId: string;
+  quantity: number;
+  /** Top-up plans only: the ICCID of the caller's eSIM to top up. */
+  topUpIccid?: string;
+  paymentMethod: 'wallet' | 'card' | 'crypto';
+  successUrl?: string;
+  cancelUrl?: string;
+}
+
+export interface PlacedOrder {
+  order: OrderRow;
+  esims: EsimRow[];
+  /** card/crypto: the hosted payment page. */
+  paymentUrl?: string;
+}
+
+export const MAX_QUANTITY = 10;
+
+/**
+ * The order core shared by Mobile checkout and Partner orders. The charge, the order row and its
+ * fulfillment job are written in one transaction; the provider is called after commit.
+ */
+export function createOrderService(deps: OrderDeps) {
+  const { db, clock, queue } = deps;
+  const fulfillment = createFulfillment(deps);
+  const esimReads = createEsimReads(deps);
+
+  async function validateTopUp(tx: Tx, input: PlaceOrderInput, isTopUp: boolean): Promise<string | null> {
+    if (!isTopUp) {
+      if (input.topUpIccid) throw new AppError('VALIDATION_ERROR', 'iccid is only accepted for top-up plans');
+      return null;
+    }
+    if (!input.topUpIccid)
+      throw new AppError('VALIDATION_ERROR', 'Top-up plans require the iccid of your eSIM');
+    if (input.quantity !== 1)
+      throw new AppError('VALIDATION_ERROR', 'Top-up plans are ordered one at a time');
+    const [target] = await tx
+      .select({ id: esims.id, status: esims.status })
+      .from(esims)
+      .where(and(eq(esims.accountId, input.accountId), eq(esims.iccid, input.topUpIccid)))
+      .orderBy(desc(esims.createdAt))
+      .limit(1);
+    if (!target) throw new AppError('VALIDATION_ERROR', 'iccid does not name an eSIM of this account');
+    if (target.status === 'EXPIRED' || target.status === 'CANCELLED')
+      throw new AppError('VALIDATION_ERROR', `An ${target.status.toLowerCase()} eSIM cannot be topped up`);
+    return target.id;
+  }
+
+  /** The placing transaction: validate, charge (wallet) or await payment, insert order + jobs. */
+  async function insertOrder(input: PlaceOrderInput): Promise<OrderRow> {
+    if (!Number.isInteger(input.quantity) || input.quantity < 1 || input.quantity > MAX_QUANTITY)
+      throw new AppError('VALIDATION_ERROR', `quantity must be an integer from 1 to ${MAX_QUANTITY}`);
+    return db.transaction(async (tx) => {
+      const plan = await deps.findActivePlan(tx, input.planId);
+      if (!plan) throw new AppError('PLAN_NOT_FOUND', `Plan ${input.planId} does not exist or is not sold`);
+      const topUpEsimId = await validateTopUp(tx, input, plan.isTopUp);
+      const now = clock.now();
+      const wallet = input.paymentMethod === 'wallet';
+      const [order] = await tx
+        .insert(orders)
+        .values({
+          id: newId('ord'),
+          orderNumber: newOrderNumber(input.channel, now),
+          accountId: input.accountId,
+          channel: input.channel,
+          planId: plan.id,
+          quantity: input.quantity,
+          topUpIccid: input.topUpIccid ?? null,
+          topUpEsimId,
+          amountCents: plan.effectivePriceCents * input.quantity,
+          paymentMethod: input.paymentMethod,
+          status: wallet ? 'PROCESSING' : 'AWAITING_PAYMENT',
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      if (wallet) await chargeAndEnqueue(tx, order!, deps.settings.fulfillmentRetryBaseSeconds * 1000);
+      else
+        await queue.enqueue(tx, {
+          kind: ORDER_JOBS.expire,
+          payload: { orderId: order!.id },
+          runAt: new Date(now.getTime() + UNPAID_ORDER_TTL_MS),
+          dedupeKey: `expire:${order!.id}`,
+        });
+      return order!;
+    });
+  }
+
+  /**
+   * Posts the purchase and enqueues the fulfillment job. The job starts `delayMs` from now so the
+   * synchronous attempt of a wallet order normally wins; if the process dies first, it recovers.
+   */
+  async function chargeAndEnqueue(tx: Tx, order: OrderRow, delayMs: number): Promise<void> {
+    const now = clock.now();
+    await postLedgerEntry(tx, {
+      accountId: order.accountId,
+      kind: 'purchase',
+      amountCents: order.amountCents,
+      reference: `order:${order.id}:purchase`,
+      description: `Order ${order.orderNumber}`,
+      orderId: order.id,
+      at: now,
+    });
+    await queue.enqueue(tx, {
+      kind: ORDER_JOBS.fulfill,
+      payload: { orderId: order.id },
+      runAt: new Date(now.getTime() + delayMs),
+      maxAttempts: deps.settings.fulfillmentMaxAttempts,
+      dedupeKey: `fulfill:${order.id}`,
+    });
+  }
+
+  async function startPayment(order: OrderRow, input: PlaceOrderInput): Promise<string> {
+    const payments = deps.payments();
+    try {
+      if (!payments) throw new AppError('SERVICE_UNAVAILABLE', 'Card and crypto payments are not available');
+      const common = { accountId: order.accountId, purpose: 'order' as const, orderId: order.id };
+      const created =
+        input.paymentMethod === 'card'
+          ? await payments.createCardPayment({
+              ...common,
+              amountMinor: order.amountCents,
+              currency: 'USD',
+              successUrl: input.successUrl,
+              cancelUrl: input.cancelUrl,
+            })
+          : await payments.createCryptoPayment({
+              ...common,
+              amountCents: order.amountCents,
+              currency: 'USD',
+              returnUrl: input.successUrl,
+            });
+      const url = 'url' in created ? created.url : created.invoice.url;
+      await db.update(orders).set({ paymentId: created.paymentId }).where(eq(orders.id, order.id));
+      return url;
+    } catch (err) {
+      // No payment page, no way to pay: the order is cancelled (nothing was charged).
+      await cancelUnpaid(order.id);
+      throw err;
+    }
+  }
+
+  async function placeOrder(input: PlaceOrderInput): Promise<PlacedOrder> {
+    const order = await insertOrder(input);
+    if (order.status === 'AWAITING_PAYMENT') {
+      const paymentUrl = await startPayment(order, input);
+      return { order: await fulfillment.loadOrder(order.id), esims: [], paymentUrl };
+    }
+    const result = await fulfillment.attempt(order.id, 'request');
+    if (result.ok) return { order: result.order, esims: result.esims };
+    await fulfillment.notifySupportOnce(result.order, result.error);
+    throw new AppError(
+      'FULFILLMENT_FAILED',
+      'Payment was taken but the eSIM provider failed to issue the eSIM; it is retried automatically. Do not pay again.',
+      { orderId: order.id },
+    );
+  }
+
+  async function cancelUnpaid(orderId: string, tx?: Tx): Promise<OrderRow | null> {
+    const now = clock.now();
+    const [order] = await (tx ?? db)
+      .update(orders)
+      .set({ status: 'CANCELLED', updatedAt: now })
+      .where(and(eq(orders.id, orderId), eq(orders.status, 'AWAITING_PAYMENT')))
+      .returning();
+    return order ?? null;
+  }
+
+  /** Payment hooks (called by the payments service inside its settling transaction). */
+  const paymentHooks = {
+    async paid(tx: Tx, payment: { id: string; orderId?: string | null }): Promise<void> {
+      if (!payment.orderId) return;
+      const [order] = await tx
+        .update(orders)
+        .set({ status: 'PROCESSING', paymentId: payment.id, updatedAt: clock.now() })
+        .where(and(eq(orders.id, payment.orderId), eq(orders.status, 'AWAITING_PAYMENT')))
+        .returning();
+      // A payment for an order already cancelled (expired) stays as wallet credit.
+      if (order) await chargeAndEnqueue(tx, order, 0);
+    },
+    async cancelled(tx: Tx, payment: { orderId?: string | null }): Promise<void> {
+      if (payment.orderId) await cancelUnpaid(payment.orderId, tx);
+    },
+  };
+
+  async function listOrders(
+    accountId: string,
+    options: { limit?: number; startingAfter?: string } = {},
+  ): Promise<{ orders: OrderRow[]; hasMore: boolean }> {
+    const conditions = [eq(orders.accountId, accountId)];
+    if (options.startingAfter) {
+      const [cursor] = await db
+        .select()
+        .from(orders)
+        .where(and(eq(orders.id, options.startingAfter), eq(orders.accountId, accountId)));
+      if (!cursor) throw new AppError('VALIDATION_ERROR', 'startingAfter does not name one of your orders');
+      conditions.push(
+        or(
+          lt(orders.createdAt, cursor.createdAt),
+          and(eq(orders.createdAt, cursor.createdAt), lt(orders.id, cursor.id)),
+        )!,
+      );
+    }
+    const query = db
+      .select()
+      .from(orders)
+      .where(and(...conditions))
+      .orderBy(desc(orders.createdAt), desc(orders.id));
+    const rows = options.limit ? await query.limit(options.limit + 1) : await query;
+    const hasMore = options.limit !== undefined && rows.length > options.limit;
+    return { orders: hasMore ? rows.slice(0, options.limit) : rows, hasMore };
+  }
+
+  /** One order of the account with its eSIMs; another account's order is ORDER_NOT_FOUND. */
+  async function getOrder(
+    accountId: string,
+    orderId: string,
+  ): Promise<{ order: OrderRow; esims: EsimRow[] }> {
+    const [order] = await db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.id, orderId), eq(orders.accountId, accountId)));
+    if (!order) throw new AppError('ORDER_NOT_FOUND', 'Order not found');
+    return { order, esims: await fulfillment.esimsOfOrder(order) };
+  }
+
+  /** eSIM ids of many orders at once (order lists). */
+  async function esimIdsByOrder(list: OrderRow[]): Promise<Map<string, string[]>> {
+    const result = new Map<string, string[]>(list.map((o) => [o.id, o.topUpEsimId ? [o.topUpEsimId] : []]));
+    if (list.length === 0) return result;
+    const accountIds = [...new Set(list.map((o) => o.accountId))];
+    for (const accountId of accountIds) {
+      const rows = await db
+        .select({ id: esims.id, orderId: esims.orderId })
+        .from(esims)
+        .where(eq(esims.accountId, accountId))
+        .orderBy(esims.createdAt, esims.id);
+      for (const row of rows) result.get(row.orderId)?.push(row.id);
+    }
+    return result;
+  }
+
+  return {
+    placeOrder,
+    listOrders,
+    getOrder,
+    esimIdsByOrder,
+    listEsims: esimReads.listForAccount,
+    refreshUsage: esimReads.refreshUsage,
+    refreshStatuses: esimReads.refreshStatuses,
+    findEsimByQrToken: esimReads.findByQrToken,
+    paymentHooks,
+    cancelUnpaid,
+    fulfillment,
+  };
+}
+
+export type OrderService = ReturnType<typeof createOrderService>;

@@ -1,0 +1,83 @@
+import type { Db, DbOrTx, Tx } from '../../db/client.js';
+import type { esims, orders, plans } from '../../db/schema/index.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import type { Clock } from '../../lib/clock.js';
+import type { EsimProvider } from '../../providers/esim/types.js';
+import type { Mailer } from '../mail/mailer.js';
+
+export type OrderRow = typeof orders.$inferSelect;
+export type EsimRow = typeof esims.$inferSelect;
+export type OrderStatus = OrderRow['status'];
+export type PaymentMethod = OrderRow['paymentMethod'];
+
+/** What orders need from the catalog: a sellable plan with the price a buyer pays. */
+export type SellablePlanLike = typeof plans.$inferSelect & { effectivePriceCents: number };
+
+export interface SupportPort {
+  openSystemTicket(input: {
+    accountId: string;
+    orderId: string;
+    subject: string;
+    message: string;
+  }): Promise<{ id: string }>;
+}
+
+/** The slice of the payments service an order uses (owned by the payments area). */
+export interface PaymentsPort {
+  createCardPayment(input: {
+    accountId: string;
+    purpose: 'order';
+    orderId: string;
+    amountMinor: number;
+    currency: 'USD';
+    successUrl?: string;
+    cancelUrl?: string;
+  }): Promise<{ paymentId: string; sessionId: string; url: string }>;
+  createCryptoPayment(input: {
+    accountId: string;
+    purpose: 'order';
+    orderId: string;
+    amountCents: number;
+    currency?: string;
+    returnUrl?: string;
+  }): Promise<{ paymentId: string; invoice: { url: string } & Record<string, unknown> }>;
+}
+
+export interface OrderLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface OrderDeps {
+  db: Db;
+  clock: Clock;
+  queue: JobQueue;
+  /** Read at call time, so a replaced provider (tests, configure) is the one used. */
+  providers: { esim: EsimProvider };
+  mailer: Mailer;
+  log: OrderLogger;
+  findActivePlan(db: DbOrTx, planId: string): Promise<SellablePlanLike | null>;
+  /** Late-bound: these services may be created after orders in the container. */
+  support(): SupportPort | undefined;
+  payments(): PaymentsPort | undefined;
+  settings: {
+    publicBaseUrl: string;
+    supportEmail: string;
+    usageCacheSeconds: number;
+    fulfillmentMaxAttempts: number;
+    fulfillmentRetryBaseSeconds: number;
+  };
+}
+
+export type { Tx };
+
+/** Job kinds of this area. */
+export const ORDER_JOBS = {
+  fulfill: 'order.fulfill',
+  expire: 'order.expire',
+  refreshEsims: 'esims.refresh',
+} as const;
+
+/** Unpaid card/crypto orders are cancelled after this long (decisions §3). */
+export const UNPAID_ORDER_TTL_MS = 24 * 60 * 60 * 1000;

@@ -1,0 +1,143 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AdminOrderView } from '../../domain/orders/order-admin.js';
+import { centsToUsd } from '../../lib/money.js';
+import { MobileEsimSchema, presentMobileEsim } from '../shared/order-presenters.js';
+import { adminErrors, IsoDate, Nullable } from '../shared/schemas.js';
+
+const AttemptSchema = Type.Object({
+  attempt: Type.Integer(),
+  outcome: Type.Union([Type.Literal('success'), Type.Literal('failure')]),
+  source: Type.String({ description: 'request | job | admin' }),
+  error: Nullable(Type.String()),
+  createdAt: IsoDate,
+});
+
+const AdminOrderSchema = Type.Object(
+  {
+    id: Type.String(),
+    orderNumber: Type.String(),
+    accountId: Type.String(),
+    channel: Type.String(),
+    status: Type.String(),
+    planId: Type.String(),
+    quantity: Type.Integer(),
+    topUpIccid: Nullable(Type.String()),
+    amountUsd: Type.Number(),
+    currency: Type.String(),
+    paymentMethod: Type.String(),
+    paymentId: Nullable(Type.String()),
+    fulfillmentAttempts: Type.Integer(),
+    lastError: Nullable(Type.String()),
+    supportNotifiedAt: Nullable(IsoDate),
+    createdAt: IsoDate,
+    updatedAt: IsoDate,
+    completedAt: Nullable(IsoDate),
+    esims: Type.Array(MobileEsimSchema),
+    attempts: Type.Array(AttemptSchema),
+  },
+  { title: 'AdminOrder' },
+);
+
+const OrderEnvelope = Type.Object({ order: AdminOrderSchema });
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+function presentAdminOrder(view: AdminOrderView, publicBaseUrl: string): Static<typeof AdminOrderSchema> {
+  const { order } = view;
+  return {
+    id: order.id,
+    orderNumber: order.orderNumber,
+    accountId: order.accountId,
+    channel: order.channel,
+    status: order.status,
+    planId: order.planId,
+    quantity: order.quantity,
+    topUpIccid: order.topUpIccid,
+    amountUsd: centsToUsd(order.amountCents),
+    currency: order.currency,
+    paymentMethod: order.paymentMethod,
+    paymentId: order.paymentId,
+    fulfillmentAttempts: order.fulfillmentAttempts,
+    lastError: order.lastError,
+    supportNotifiedAt: iso(order.supportNotifiedAt),
+    createdAt: order.createdAt.toISOString(),
+    updatedAt: order.updatedAt.toISOString(),
+    completedAt: iso(order.completedAt),
+    esims: view.esims.map((e) => presentMobileEsim(e, publicBaseUrl)),
+    attempts: view.attempts.map((a) => ({
+      attempt: a.attempt,
+      outcome: a.outcome,
+      source: a.source,
+      error: a.error,
+      createdAt: a.createdAt.toISOString(),
+    })),
+  };
+}
+
+/** GET /orders/:id, POST /orders/:id/retry, POST /orders/:id/refund (decisions §6). */
+export async function adminOrdersRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { orderAdmin, config } = app.container;
+  const params = Type.Object({ id: Type.String({ maxLength: 100 }) });
+  const tags = ['Admin'];
+
+  r.get(
+    '/orders/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Full order with eSIMs and fulfillment attempts',
+        params,
+        response: { 200: OrderEnvelope, ...adminErrors(404) },
+      },
+    },
+    async (request) => ({
+      order: presentAdminOrder(await orderAdmin.view(request.params.id), config.publicBaseUrl),
+    }),
+  );
+
+  r.post(
+    '/orders/:id/retry',
+    {
+      schema: {
+        tags,
+        summary: 'Run a fulfillment attempt now',
+        description:
+          'Only PROCESSING orders (else 409 INVALID_STATE). Answers 200 with the order either way; `outcome` says whether this attempt issued the eSIMs. The background retries continue if it failed.',
+        params,
+        response: {
+          200: Type.Object({
+            outcome: Type.Union([Type.Literal('success'), Type.Literal('failure')]),
+            order: AdminOrderSchema,
+          }),
+          ...adminErrors(404, 409),
+        },
+      },
+    },
+    async (request) => {
+      const result = await orderAdmin.retry(request.params.id, request.id);
+      return {
+        outcome: result.outcome === 'success' ? ('success' as const) : ('failure' as const),
+        order: presentAdminOrder(result, config.publicBaseUrl),
+      };
+    },
+  );
+
+  r.post(
+    '/orders/:id/refund',
+    {
+      schema: {
+        tags,
+        summary: 'Abandon fulfillment and refund the order to the wallet',
+        description:
+          'Only PROCESSING orders: the amount is credited back (wallet transaction kind refund) and the order becomes REFUNDED, with an audit row, in one transaction. A second call, or any other state, → 409 INVALID_STATE.',
+        params,
+        response: { 200: OrderEnvelope, ...adminErrors(404, 409) },
+      },
+    },
+    async (request) => ({
+      order: presentAdminOrder(await orderAdmin.refund(request.params.id, request.id), config.publicBaseUrl),
+    }),
+  );
+}

@@ -1,0 +1,105 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../domain/errors.js';
+import { MAX_QUANTITY, type PlacedOrder } from '../../domain/orders/orders.service.js';
+import { appErrorResponse, withIdempotency, type IdempotentResponse } from '../shared/idempotency.js';
+import { mobileErrors } from '../shared/schemas.js';
+
+const RedirectUrl = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  description: 'Where the payment page sends the browser afterwards; an app/universal link is advised',
+});
+
+const CheckoutBody = Type.Object({
+  planId: Type.String({ minLength: 1, maxLength: 200 }),
+  quantity: Type.Integer({ minimum: 1, maximum: MAX_QUANTITY, default: 1 }),
+  paymentMethod: Type.Union([Type.Literal('wallet'), Type.Literal('card'), Type.Literal('crypto')]),
+  successUrl: Type.Optional(RedirectUrl),
+  cancelUrl: Type.Optional(RedirectUrl),
+  iccid: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{18,22}F?$',
+      description: 'Top-up plans only: the ICCID of your eSIM to top up (quantity must be 1)',
+    }),
+  ),
+});
+
+const CheckoutResponse = Type.Object({
+  success: Type.Literal(true),
+  orderId: Type.String(),
+  orderNumber: Type.String(),
+  status: Type.String({ description: 'COMPLETED (wallet) or AWAITING_PAYMENT (card/crypto)' }),
+  esimIds: Type.Array(Type.String(), { description: 'wallet: the issued eSIMs (see GET /user/esims)' }),
+  url: Type.Optional(Type.String({ description: 'card/crypto: hosted payment page to open in a browser' })),
+});
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+function checkoutResponse(placed: PlacedOrder): Static<typeof CheckoutResponse> {
+  return {
+    success: true,
+    orderId: placed.order.id,
+    orderNumber: placed.order.orderNumber,
+    status: placed.order.status,
+    esimIds: placed.esims.map((e) => e.id),
+    ...(placed.paymentUrl ? { url: placed.paymentUrl } : {}),
+  };
+}
+
+export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { orders, db, clock } = app.container;
+
+  r.post(
+    '/checkout',
+    {
+      schema: {
+        tags: ['Orders'],
+        summary: 'Buy a plan',
+        description:
+          'wallet: charges the wallet and issues the eSIMs in this request (200 { success, orderId }). ' +
+          'card/crypto: creates the order (AWAITING_PAYMENT) and a payment page for exactly its amount ' +
+          '(200 { success, orderId, url }); paying moves it to fulfillment, cancelling or 24 h unpaid cancels it. ' +
+          'Too little balance → 400 INSUFFICIENT_BALANCE, nothing charged. Provider failure after charging → ' +
+          '502 FULFILLMENT_FAILED with orderId (retried automatically; do not pay again). Optional ' +
+          'Idempotency-Key header: a repeat with the same key and body within 24 h returns the first response.',
+        security: [{ sessionToken: [] }, { sessionCookie: [] }],
+        headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ maxLength: 255 })) }),
+        body: CheckoutBody,
+        response: { 200: CheckoutResponse, ...mobileErrors(401, 403, 409, 502, 503) },
+      },
+    },
+    async (request, reply) => {
+      const account = request.auth!.account;
+      const body = request.body;
+      const run = async (): Promise<IdempotentResponse> => {
+        const placed = await orders.placeOrder({
+          accountId: account.id,
+          channel: 'mobile',
+          planId: body.planId,
+          quantity: body.quantity,
+          topUpIccid: body.iccid,
+          paymentMethod: body.paymentMethod,
+          successUrl: body.successUrl,
+          cancelUrl: body.cancelUrl,
+        });
+        return { statusCode: 200, body: checkoutResponse(placed) };
+      };
+      const key = request.headers['idempotency-key'];
+      if (key === undefined) {
+        const result = await run();
+        return reply.code(result.statusCode as 200).send(result.body as Static<typeof CheckoutResponse>);
+      }
+      if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key))
+        throw new AppError('VALIDATION_ERROR', 'Idempotency-Key must be 1–255 printable ASCII characters');
+      const result = await withIdempotency(
+        { db, clock },
+        { accountId: account.id, scope: 'mobile.checkout', key, body },
+        () => appErrorResponse('mobile', request, run),
+      );
+      return reply.code(result.statusCode as 200).send(result.body as Static<typeof CheckoutResponse>);
+    },
+  );
+}

@@ -1,0 +1,85 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import QRCode from 'qrcode';
+import { AppError } from '../../domain/errors.js';
+import { MobileEsimSchema, presentMobileEsim } from '../shared/order-presenters.js';
+import { mobileErrors } from '../shared/schemas.js';
+
+/** QR images never change for a token, but they are personal: cache only in the user's client. */
+const QR_CACHE_CONTROL = 'private, max-age=86400';
+
+export async function esimsRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { orders, config } = app.container;
+
+  r.get(
+    '/user/esims',
+    {
+      schema: {
+        tags: ['eSIMs'],
+        summary: 'All my eSIMs',
+        description: `Usage (dataUsage/totalVolume in MB) is read from the provider and reused for USAGE_CACHE_SECONDS (${config.usageCacheSeconds} s).`,
+        security: [{ sessionToken: [] }, { sessionCookie: [] }],
+        response: { 200: Type.Object({ esims: Type.Array(MobileEsimSchema) }), ...mobileErrors(401, 403) },
+      },
+    },
+    async (request) => {
+      const list = await orders.refreshUsage(await orders.listEsims(request.auth!.account.id));
+      return { esims: list.map((e) => presentMobileEsim(e, config.publicBaseUrl)) };
+    },
+  );
+
+  const params = Type.Object({ qrToken: Type.String({ pattern: '^[A-Za-z0-9_-]{16,128}$' }) });
+  async function lpaFor(qrToken: string): Promise<string> {
+    const esim = await orders.findEsimByQrToken(qrToken);
+    if (!esim) throw new AppError('ESIM_NOT_FOUND', 'No eSIM behind this QR code URL');
+    return esim.activationCode;
+  }
+  const send = (reply: FastifyReply, type: string, body: string | Buffer) =>
+    reply.header('cache-control', QR_CACHE_CONTROL).type(type).send(body);
+
+  r.get(
+    '/esims/:qrToken/qr.png',
+    {
+      config: { auth: 'none' },
+      schema: {
+        tags: ['eSIMs'],
+        summary: 'QR code (PNG) of an eSIM activation code',
+        description: 'The unguessable token in the path is the credential; this is the eSIM qrCodeUrl.',
+        params,
+        response: { 200: Type.Any({ description: 'image/png' }), ...mobileErrors(404) },
+      },
+    },
+    async (request, reply) => {
+      const png = await QRCode.toBuffer(await lpaFor(request.params.qrToken), {
+        type: 'png',
+        errorCorrectionLevel: 'M',
+        margin: 2,
+        width: 512,
+      });
+      return send(reply, 'image/png', png);
+    },
+  );
+
+  r.get(
+    '/esims/:qrToken/qr.svg',
+    {
+      config: { auth: 'none' },
+      schema: {
+        tags: ['eSIMs'],
+        summary: 'QR code (SVG) of an eSIM activation code',
+        params,
+        response: { 200: Type.Any({ description: 'image/svg+xml' }), ...mobileErrors(404) },
+      },
+    },
+    async (request, reply) => {
+      const svg = await QRCode.toString(await lpaFor(request.params.qrToken), {
+        type: 'svg',
+        errorCorrectionLevel: 'M',
+        margin: 2,
+      });
+      return send(reply, 'image/svg+xml; charset=utf-8', svg);
+    },
+  );
+}

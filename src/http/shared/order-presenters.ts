@@ -1,0 +1,176 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { EsimRow, OrderRow } from '../../domain/orders/orders.service.js';
+import { centsToUsd } from '../../lib/money.js';
+import { IsoDate, Nullable } from './schemas.js';
+
+/**
+ * Order and eSIM response shapes shared by the Mobile and Partner surfaces. The schemas are the
+ * allow-list of fields: the QR token appears only inside qrCodeUrl, never on its own.
+ */
+
+const ORDER_STATUSES = ['AWAITING_PAYMENT', 'PROCESSING', 'COMPLETED', 'CANCELLED', 'REFUNDED'] as const;
+const ESIM_STATUSES = ['PENDING', 'ACTIVE', 'DEPLETED', 'EXPIRED', 'CANCELLED'] as const;
+
+const OrderStatus = Type.Union(
+  ORDER_STATUSES.map((s) => Type.Literal(s)),
+  { description: 'decisions §3' },
+);
+const EsimStatus = Type.Union(ESIM_STATUSES.map((s) => Type.Literal(s)));
+
+export function qrCodeUrl(publicBaseUrl: string, qrToken: string, format: 'png' | 'svg' = 'png'): string {
+  return `${publicBaseUrl}/api/v1/esims/${qrToken}/qr.${format}`;
+}
+
+/** Apple's one-tap eSIM install link (iOS 17.4+), carrying the LPA activation string. */
+export function iosInstallUrl(lpa: string): string {
+  return `https://esimsetup.apple.com/esim_qrcode_provisioning?carddata=${lpa}`;
+}
+
+export const MobileEsimSchema = Type.Object(
+  {
+    id: Type.String(),
+    orderId: Type.String(),
+    planId: Type.String(),
+    iccid: Type.String(),
+    activationCode: Type.String({ description: 'LPA activation string LPA:1$<smdpAddress>$<matchingId>' }),
+    qrCodeUrl: Type.String({ description: 'PNG of the activation code; add ?format=svg or use qr.svg' }),
+    qrCodeSvgUrl: Type.String(),
+    smdpAddress: Type.String(),
+    matchingId: Type.String({ description: 'Activation code for manual entry' }),
+    iosInstallUrl: Type.String({ description: 'One-tap install link for iOS 17.4+' }),
+    status: EsimStatus,
+    dataUsage: Type.Integer({ description: 'MB used' }),
+    totalVolume: Type.Integer({ description: 'MB included' }),
+    activatedAt: Nullable(IsoDate),
+    expiresAt: Nullable(IsoDate),
+  },
+  { title: 'Esim' },
+);
+
+export function presentMobileEsim(esim: EsimRow, publicBaseUrl: string): Static<typeof MobileEsimSchema> {
+  return {
+    id: esim.id,
+    orderId: esim.orderId,
+    planId: esim.planId,
+    iccid: esim.iccid,
+    activationCode: esim.activationCode,
+    qrCodeUrl: qrCodeUrl(publicBaseUrl, esim.qrToken),
+    qrCodeSvgUrl: qrCodeUrl(publicBaseUrl, esim.qrToken, 'svg'),
+    smdpAddress: esim.smdpAddress,
+    matchingId: esim.matchingId,
+    iosInstallUrl: iosInstallUrl(esim.activationCode),
+    status: esim.status,
+    dataUsage: esim.dataUsageMb,
+    totalVolume: esim.totalVolumeMb,
+    activatedAt: esim.activatedAt?.toISOString() ?? null,
+    expiresAt: esim.expiresAt?.toISOString() ?? null,
+  };
+}
+
+export const PartnerEsimSchema = Type.Object(
+  {
+    id: Type.String(),
+    iccid: Type.String(),
+    activationCode: Type.String({ description: 'LPA activation string' }),
+    qrCodeUrl: Type.String(),
+    smdpAddress: Type.String(),
+    status: EsimStatus,
+    dataUsageMb: Type.Optional(Type.Integer()),
+    totalVolumeMb: Type.Optional(Type.Integer()),
+  },
+  { title: 'PartnerEsim' },
+);
+
+/** Partner eSIM; `withUsage` adds the live usage fields of the order detail. */
+export function presentPartnerEsim(
+  esim: EsimRow,
+  publicBaseUrl: string,
+  withUsage = false,
+): Static<typeof PartnerEsimSchema> {
+  return {
+    id: esim.id,
+    iccid: esim.iccid,
+    activationCode: esim.activationCode,
+    qrCodeUrl: qrCodeUrl(publicBaseUrl, esim.qrToken),
+    smdpAddress: esim.smdpAddress,
+    status: esim.status,
+    ...(withUsage ? { dataUsageMb: esim.dataUsageMb, totalVolumeMb: esim.totalVolumeMb } : {}),
+  };
+}
+
+export const MobileOrderSchema = Type.Object(
+  {
+    id: Type.String(),
+    orderNumber: Type.String(),
+    status: OrderStatus,
+    planId: Type.String(),
+    quantity: Type.Integer(),
+    amount: Type.Number({ description: 'USD' }),
+    currency: Type.String(),
+    paymentMethod: Type.Union([Type.Literal('wallet'), Type.Literal('card'), Type.Literal('crypto')]),
+    esimIds: Type.Array(Type.String()),
+    topUpIccid: Nullable(Type.String()),
+    createdAt: IsoDate,
+    completedAt: Nullable(IsoDate),
+  },
+  { title: 'Order' },
+);
+
+export function presentMobileOrder(order: OrderRow, esimIds: string[]): Static<typeof MobileOrderSchema> {
+  return {
+    id: order.id,
+    orderNumber: order.orderNumber,
+    status: order.status,
+    planId: order.planId,
+    quantity: order.quantity,
+    amount: centsToUsd(order.amountCents),
+    currency: order.currency,
+    paymentMethod: order.paymentMethod,
+    esimIds,
+    topUpIccid: order.topUpIccid,
+    createdAt: order.createdAt.toISOString(),
+    completedAt: order.completedAt?.toISOString() ?? null,
+  };
+}
+
+export const PartnerOrderSummarySchema = Type.Object(
+  {
+    id: Type.String(),
+    orderNumber: Type.String(),
+    status: OrderStatus,
+    amountUsd: Type.Number(),
+    planId: Type.String(),
+    quantity: Type.Integer(),
+    createdAt: IsoDate,
+  },
+  { title: 'PartnerOrderSummary' },
+);
+
+export function presentPartnerOrderSummary(order: OrderRow): Static<typeof PartnerOrderSummarySchema> {
+  return {
+    id: order.id,
+    orderNumber: order.orderNumber,
+    status: order.status,
+    amountUsd: centsToUsd(order.amountCents),
+    planId: order.planId,
+    quantity: order.quantity,
+    createdAt: order.createdAt.toISOString(),
+  };
+}
+
+export const PartnerOrderSchema = Type.Composite(
+  [PartnerOrderSummarySchema, Type.Object({ esims: Type.Array(PartnerEsimSchema) })],
+  { title: 'PartnerOrder' },
+);
+
+export function presentPartnerOrder(
+  order: OrderRow,
+  esims: EsimRow[],
+  publicBaseUrl: string,
+  withUsage = false,
+): Static<typeof PartnerOrderSchema> {
+  return {
+    ...presentPartnerOrderSummary(order),
+    esims: esims.map((e) => presentPartnerEsim(e, publicBaseUrl, withUsage)),
+  };
+}

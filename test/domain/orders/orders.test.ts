@@ -1,0 +1,129 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { esims, jobs, sandboxEsimProfiles } from '../../../src/db/schema/index.js';
+import type { AppError } from '../../../src/domain/errors.js';
+import { ESIM_REFRESH_INTERVAL_MS } from '../../../src/domain/orders/order-jobs.js';
+import { newOrderNumber } from '../../../src/domain/orders/order-numbers.js';
+import { SECOND } from '../../../src/lib/clock.js';
+import { buildTestApp, type TestApp } from '../../helpers/app.js';
+import { pickPlan } from '../../helpers/catalog.js';
+import { createUser } from '../../helpers/factories.js';
+
+let t: TestApp;
+let planId: string;
+let priceCents: number;
+beforeAll(async () => {
+  t = await buildTestApp();
+  const plan = await pickPlan(t.container);
+  planId = plan.id;
+  priceCents = plan.effectivePriceCents;
+});
+afterAll(() => t.close());
+
+describe('order numbers', () => {
+  it('SVC- for mobile, SVC-API- for partner, readable and unique', () => {
+    const at = new Date('2026-11-22T10:00:00Z');
+    expect(newOrderNumber('mobile', at)).toMatch(/^SVC-261122-[0-9A-HJKMNP-TV-Z]{8}$/);
+    expect(newOrderNumber('partner', at)).toMatch(/^SVC-API-261122-[0-9A-HJKMNP-TV-Z]{8}$/);
+    const many = new Set(Array.from({ length: 5000 }, () => newOrderNumber('mobile', at)));
+    expect(many.size).toBe(5000);
+  });
+});
+
+describe('order service', () => {
+  it('placeOrder for the partner channel completes synchronously with SVC-API- numbers', async () => {
+    const user = await createUser(t.container, { balanceCents: priceCents });
+    const placed = await t.container.orders.placeOrder({
+      accountId: user.id,
+      channel: 'partner',
+      planId,
+      quantity: 1,
+      paymentMethod: 'wallet',
+    });
+    expect(placed.order.orderNumber).toMatch(/^SVC-API-/);
+    expect(placed.order.status).toBe('COMPLETED');
+    expect(placed.esims).toHaveLength(1);
+    expect(placed.paymentUrl).toBeUndefined();
+  });
+
+  it('rejects quantity outside 1–10 and unknown plans with domain errors', async () => {
+    const user = await createUser(t.container, { balanceCents: 100_000 });
+    const place = (over: object) =>
+      t.container.orders
+        .placeOrder({
+          accountId: user.id,
+          channel: 'partner',
+          planId,
+          quantity: 1,
+          paymentMethod: 'wallet',
+          ...over,
+        })
+        .then(
+          () => null,
+          (e: AppError) => e.code,
+        );
+    expect(await place({ quantity: 11 })).toBe('VALIDATION_ERROR');
+    expect(await place({ quantity: 0 })).toBe('VALIDATION_ERROR');
+    expect(await place({ planId: 'plan_missing' })).toBe('PLAN_NOT_FOUND');
+  });
+
+  it('listOrders pages newest first with limit, hasMore and startingAfter', async () => {
+    const user = await createUser(t.container, { balanceCents: priceCents * 3 });
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const placed = await t.container.orders.placeOrder({
+        accountId: user.id,
+        channel: 'partner',
+        planId,
+        quantity: 1,
+        paymentMethod: 'wallet',
+      });
+      ids.unshift(placed.order.id);
+      t.clock.advance(SECOND);
+    }
+    const page1 = await t.container.orders.listOrders(user.id, { limit: 2 });
+    expect(page1.orders.map((o) => o.id)).toEqual(ids.slice(0, 2));
+    expect(page1.hasMore).toBe(true);
+    const page2 = await t.container.orders.listOrders(user.id, { limit: 2, startingAfter: ids[1] });
+    expect(page2).toMatchObject({ hasMore: false });
+    expect(page2.orders.map((o) => o.id)).toEqual([ids[2]]);
+    const other = await createUser(t.container);
+    await expect(t.container.orders.getOrder(other.id, ids[0]!)).rejects.toMatchObject({
+      code: 'ORDER_NOT_FOUND',
+    });
+  });
+
+  it('the periodic esims.refresh job updates status and usage and schedules its next run once', async () => {
+    const user = await createUser(t.container, { balanceCents: priceCents });
+    const placed = await t.container.orders.placeOrder({
+      accountId: user.id,
+      channel: 'mobile',
+      planId,
+      quantity: 1,
+      paymentMethod: 'wallet',
+    });
+    const esim = placed.esims[0]!;
+    await t.container.db
+      .update(sandboxEsimProfiles)
+      .set({ usedMb: 42, status: 'ACTIVE', activatedAt: t.clock.now() })
+      .where(eq(sandboxEsimProfiles.esimTranNo, esim.providerRef));
+    await t.container.startup();
+    await t.container.startup(); // a second instance starting: still one refresh job
+    t.clock.advance(t.config.usageCacheSeconds * SECOND);
+    const pending = () =>
+      t.container.db
+        .select()
+        .from(jobs)
+        .where(and(eq(jobs.kind, 'esims.refresh'), eq(jobs.status, 'pending')));
+    expect(await pending()).toHaveLength(1);
+    await t.container.worker.runDue();
+    const [row] = await t.container.db.select().from(esims).where(eq(esims.id, esim.id));
+    expect(row).toMatchObject({ status: 'ACTIVE', dataUsageMb: 42 });
+    expect(row!.activatedAt).not.toBeNull();
+    const next = await pending();
+    expect(next).toHaveLength(1);
+    expect(next[0]!.runAt.getTime()).toBeGreaterThanOrEqual(
+      t.clock.now().getTime() + ESIM_REFRESH_INTERVAL_MS - 1,
+    );
+  });
+});

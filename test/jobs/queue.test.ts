@@ -1,0 +1,168 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobs } from '../../src/db/schema/index.js';
+import { createWorker, type JobHandlers } from '../../src/jobs/worker.js';
+import { MINUTE, SECOND } from '../../src/lib/clock.js';
+import { randomBase62 } from '../../src/lib/crypto.js';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(() => t.close());
+
+const silentLog = { warn: () => undefined, error: () => undefined } as never;
+
+function worker(handlers: JobHandlers, concurrency = 4) {
+  return createWorker({
+    queue: t.container.queue,
+    handlers,
+    clock: t.clock,
+    log: silentLog,
+    concurrency,
+    pollIntervalMs: 1000,
+  });
+}
+
+const kind = () => `test.${randomBase62(8)}`;
+
+async function jobRows(k: string) {
+  return t.container.db.select().from(jobs).where(eq(jobs.kind, k)).orderBy(jobs.id);
+}
+
+describe('job queue', () => {
+  it('two workers never run the same job; every job runs once', async () => {
+    const k = kind();
+    for (let i = 0; i < 30; i++) await t.container.queue.enqueue(t.container.db, { kind: k, payload: { i } });
+    const runs: number[] = [];
+    const handlers: JobHandlers = {
+      [k]: {
+        async run(job) {
+          await new Promise((r) => setTimeout(r, 2));
+          runs.push(job.payload.i as number);
+        },
+      },
+    };
+    const [a, b] = [worker(handlers, 3), worker(handlers, 5)];
+    const [ranA, ranB] = await Promise.all([a.runDue(), b.runDue()]);
+    expect(ranA + ranB).toBe(30);
+    expect(runs.sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+    expect((await jobRows(k)).every((j) => j.status === 'done' && j.attempts === 1)).toBe(true);
+  });
+
+  it('parallel claims hand out disjoint sets', async () => {
+    const k = kind();
+    for (let i = 0; i < 12; i++) await t.container.queue.enqueue(t.container.db, { kind: k });
+    const claims = await Promise.all(['w1', 'w2', 'w3'].map((w) => t.container.queue.claim(w, 12)));
+    const ids = claims
+      .flat()
+      .filter((j) => j.kind === k)
+      .map((j) => j.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toHaveLength(12);
+    for (const job of claims.flat()) await t.container.queue.complete(job);
+  });
+
+  it('a failed job waits for its backoff, then runs again', async () => {
+    const k = kind();
+    let calls = 0;
+    const w = worker({
+      [k]: {
+        async run() {
+          calls++;
+          if (calls === 1) throw new Error('first try fails');
+        },
+        backoffMs: (n) => n * 30 * SECOND,
+      },
+    });
+    await t.container.queue.enqueue(t.container.db, { kind: k, maxAttempts: 3 });
+    await w.runDue();
+    const [failed] = await jobRows(k);
+    expect(failed).toMatchObject({ status: 'pending', attempts: 1, lastError: 'first try fails' });
+    expect(failed!.runAt.getTime()).toBe(t.clock.now().getTime() + 30 * SECOND);
+
+    t.clock.advance(29 * SECOND);
+    await w.runDue();
+    expect(calls).toBe(1);
+    t.clock.advance(2 * SECOND);
+    await w.runDue();
+    expect(calls).toBe(2);
+    expect((await jobRows(k))[0]).toMatchObject({ status: 'done', attempts: 2 });
+  });
+
+  it('exhaustion calls onExhausted exactly once and the job stays failed', async () => {
+    const k = kind();
+    let exhausted = 0;
+    let calls = 0;
+    const w = worker({
+      [k]: {
+        async run() {
+          calls++;
+          throw new Error(`failure ${calls}`);
+        },
+        async onExhausted(_job, error) {
+          exhausted++;
+          expect(error.message).toBe('failure 3');
+        },
+        backoffMs: () => SECOND,
+      },
+    });
+    await t.container.queue.enqueue(t.container.db, { kind: k, maxAttempts: 3 });
+    for (let i = 0; i < 6; i++) {
+      await w.runDue();
+      t.clock.advance(2 * SECOND);
+    }
+    expect(calls).toBe(3);
+    expect(exhausted).toBe(1);
+    expect((await jobRows(k))[0]).toMatchObject({ status: 'failed', attempts: 3, lastError: 'failure 3' });
+  });
+
+  it('a job whose worker died is reclaimed when its lease runs out; the dead worker cannot finish it', async () => {
+    const k = kind();
+    await t.container.queue.enqueue(t.container.db, { kind: k });
+    const [claimed] = (await t.container.queue.claim('dead-worker', 50)).filter((j) => j.kind === k);
+    expect(claimed).toBeDefined();
+    expect((await t.container.queue.claim('other', 50)).filter((j) => j.kind === k)).toHaveLength(0);
+
+    t.clock.advance(5 * MINUTE + SECOND);
+    let ran = 0;
+    await worker({ [k]: { run: async () => void ran++ } }).runDue();
+    expect(ran).toBe(1);
+    await t.container.queue.fail(claimed!, 'late failure from the dead worker', new Date());
+    expect((await jobRows(k))[0]).toMatchObject({ status: 'done', attempts: 1, lastError: null });
+  });
+
+  it('a dedupe key allows one pending or running job, and a new one once it is done', async () => {
+    const k = kind();
+    const key = `dedupe:${k}`;
+    await t.container.queue.enqueue(t.container.db, { kind: k, dedupeKey: key });
+    await t.container.queue.enqueue(t.container.db, { kind: k, dedupeKey: key });
+    expect(await jobRows(k)).toHaveLength(1);
+    await worker({ [k]: { run: async () => undefined } }).runDue();
+    await t.container.queue.enqueue(t.container.db, { kind: k, dedupeKey: key });
+    expect((await jobRows(k)).map((j) => j.status)).toEqual(['done', 'pending']);
+  });
+
+  it('jobs are not run before runAt, and a rolled-back transaction enqueues nothing', async () => {
+    const k = kind();
+    let ran = 0;
+    const w = worker({ [k]: { run: async () => void ran++ } });
+    await t.container.queue.enqueue(t.container.db, {
+      kind: k,
+      runAt: new Date(t.clock.now().getTime() + MINUTE),
+    });
+    await t.container.db
+      .transaction(async (tx) => {
+        await t.container.queue.enqueue(tx, { kind: k });
+        throw new Error('rollback');
+      })
+      .catch(() => undefined);
+    await w.runDue();
+    expect(ran).toBe(0);
+    expect(await jobRows(k)).toHaveLength(1);
+    t.clock.advance(MINUTE);
+    await w.runDue();
+    expect(ran).toBe(1);
+  });
+});

@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DAY } from '../../src/lib/clock.js';
+import { createSandboxEsimProvider } from '../../src/providers/esim/sandbox/index.js';
+import { sandboxListPackages } from '../../src/providers/esim/sandbox/catalogue.js';
+import {
+  createSandboxEsimControls,
+  luhnCheckDigit,
+  SANDBOX_SMDP_ADDRESS,
+} from '../../src/providers/esim/sandbox/profiles.js';
+import { EsimProviderError } from '../../src/providers/esim/types.js';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+
+let t: TestApp;
+const provider = () => createSandboxEsimProvider({ db: t.container.db, clock: t.clock, latencyMs: 0 });
+const controls = () => createSandboxEsimControls({ db: t.container.db, clock: t.clock });
+const base = sandboxListPackages().find((p) => !p.isTopUp && p.coverage[0] === 'TR')!;
+const topUp = sandboxListPackages().find((p) => p.isTopUp)!;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(() => t.close());
+
+async function providerError(promise: Promise<unknown>): Promise<EsimProviderError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(EsimProviderError);
+  return error as EsimProviderError;
+}
+
+describe('sandbox eSIM provider', () => {
+  it('issues realistic profiles: 20-digit 89… ICCID with a valid Luhn digit, LPA string', async () => {
+    const issued = await provider().issueProfiles({
+      orderId: 'ord_sbx1',
+      packageCode: base.packageCode,
+      quantity: 3,
+    });
+    expect(issued).toHaveLength(3);
+    for (const p of issued) {
+      expect(p.iccid).toMatch(/^89\d{18}$/);
+      expect(Number(p.iccid.at(-1))).toBe(luhnCheckDigit(p.iccid.slice(0, -1)));
+      expect(p.smdpAddress).toBe(SANDBOX_SMDP_ADDRESS);
+      expect(p.matchingId).toMatch(/^[0-9A-F]{32}$/);
+      expect(p.activationCode).toBe(`LPA:1$${SANDBOX_SMDP_ADDRESS}$${p.matchingId}`);
+      expect(p).toMatchObject({ status: 'PENDING', totalVolumeMb: base.dataAmountMb, dataUsageMb: 0 });
+    }
+    expect(new Set(issued.map((p) => p.providerRef)).size).toBe(3);
+    expect(luhnCheckDigit('7992739871')).toBe(3);
+  });
+
+  it('is idempotent on the order id, also for parallel calls', async () => {
+    const calls = await Promise.all(
+      [1, 2, 3].map(() =>
+        provider().issueProfiles({ orderId: 'ord_sbx2', packageCode: base.packageCode, quantity: 2 }),
+      ),
+    );
+    const refs = calls.map((c) =>
+      c
+        .map((p) => p.providerRef)
+        .sort()
+        .join(),
+    );
+    expect(new Set(refs).size).toBe(1);
+    expect(await provider().queryProfiles({ orderId: 'ord_sbx2' })).toHaveLength(2);
+  });
+
+  it('rejects unknown package codes like a real provider', async () => {
+    const error = await providerError(
+      provider().issueProfiles({ orderId: 'ord_sbx3', packageCode: 'NOPE', quantity: 1 }),
+    );
+    expect(error).toMatchObject({ kind: 'unknown_package', retryable: false });
+  });
+
+  it('fails the next n issue calls on demand, then works', async () => {
+    await controls().setFailNext(2);
+    for (const id of ['ord_f1', 'ord_f2']) {
+      const error = await providerError(
+        provider().issueProfiles({ orderId: id, packageCode: base.packageCode, quantity: 1 }),
+      );
+      expect(error).toMatchObject({ kind: 'unavailable', retryable: true });
+    }
+    expect(
+      await provider().issueProfiles({ orderId: 'ord_f1', packageCode: base.packageCode, quantity: 1 }),
+    ).toHaveLength(1);
+  });
+
+  it('usage set by the operator: first use activates, using it all depletes; state survives a new instance', async () => {
+    const [p] = await provider().issueProfiles({
+      orderId: 'ord_use',
+      packageCode: base.packageCode,
+      quantity: 1,
+    });
+    await controls().setUsage(p!.iccid, 100);
+    const again = buildTestApp({ shareWith: t });
+    const b = await again;
+    try {
+      const fresh = createSandboxEsimProvider({ db: b.container.db, clock: b.clock, latencyMs: 0 });
+      const [usage] = await fresh.queryUsage([p!.providerRef]);
+      expect(usage).toEqual({
+        providerRef: p!.providerRef,
+        dataUsageMb: 100,
+        totalVolumeMb: base.dataAmountMb,
+        status: 'ACTIVE',
+      });
+      const [profile] = await fresh.queryProfiles({ providerRef: p!.providerRef });
+      expect(profile!.activatedAt!.getTime()).toBe(t.clock.now().getTime());
+      expect(profile!.expiresAt!.getTime()).toBe(t.clock.now().getTime() + base.durationDays * DAY);
+    } finally {
+      await b.app.close();
+    }
+    await controls().setUsage(p!.iccid, base.dataAmountMb);
+    expect((await provider().queryProfiles({ providerRef: p!.providerRef }))[0]!.status).toBe('DEPLETED');
+  });
+
+  it('tops up once per order id; cancels only unused profiles; validity runs out', async () => {
+    const [p, q] = await provider().issueProfiles({
+      orderId: 'ord_tu',
+      packageCode: base.packageCode,
+      quantity: 2,
+    });
+    const request = {
+      orderId: 'ord_tu_1',
+      providerRef: p!.providerRef,
+      iccid: p!.iccid,
+      packageCode: topUp.packageCode,
+    };
+    expect((await provider().topUp(request)).totalVolumeMb).toBe(base.dataAmountMb + topUp.dataAmountMb);
+    expect((await provider().topUp(request)).totalVolumeMb).toBe(base.dataAmountMb + topUp.dataAmountMb);
+    expect(
+      await providerError(provider().topUp({ ...request, orderId: 'x', packageCode: base.packageCode })),
+    ).toMatchObject({ retryable: false });
+
+    await controls().setUsage(p!.iccid, 1);
+    expect(await providerError(provider().cancelProfile(p!.providerRef))).toMatchObject({
+      kind: 'not_cancellable',
+    });
+    await provider().cancelProfile(q!.providerRef);
+    expect((await provider().queryProfiles({ providerRef: q!.providerRef }))[0]!.status).toBe('CANCELLED');
+    expect(await providerError(provider().cancelProfile('nope'))).toMatchObject({ kind: 'not_found' });
+
+    t.clock.advance(400 * DAY);
+    expect((await provider().queryProfiles({ providerRef: p!.providerRef }))[0]!.status).toBe('EXPIRED');
+  });
+});
