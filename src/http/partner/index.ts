@@ -3,6 +3,7 @@ import { AppError } from '../../domain/errors.js';
 import { registerPartnerRoutes } from './routes.js';
 import { installErrorHandling } from '../shared/errors.js';
 import { parseBearer } from '../shared/auth.js';
+import { installPartnerRateLimit } from './rate-limit.js';
 
 /**
  * Partner API, `/api/public/v1`. API key by `Authorization: Bearer` or `X-API-Key`; session
@@ -23,6 +24,8 @@ export async function partnerSurface(app: FastifyInstance): Promise<void> {
     if (!account) throw new AppError('UNAUTHORIZED', 'Missing or invalid API key');
     request.partner = account;
   });
+  // After the key check: budgets are per account (see rate-limit.ts).
+  await installPartnerRateLimit(app);
 
   await registerPartnerRoutes(app);
 }

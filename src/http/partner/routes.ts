@@ -1,4 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { partnerDestinationsRoutes } from './destinations.routes.js';
+import { walletRoutes } from './wallet.routes.js';
+import { ordersRoutes } from './orders.routes.js';
 
 /** Every Partner API route module, one line each. */
-export async function registerPartnerRoutes(_app: FastifyInstance): Promise<void> {}
+export async function registerPartnerRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(walletRoutes);
+  await app.register(ordersRoutes);
+  await app.register(partnerDestinationsRoutes);
+}

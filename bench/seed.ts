@@ -1,0 +1,60 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { Container } from '../src/container.js';
+import { accounts, plans } from '../src/db/schema/index.js';
+import { postLedgerEntry } from '../src/domain/wallet/ledger.js';
+import { newId } from '../src/lib/ids.js';
+
+export interface BenchPartner {
+  accountId: string;
+  key: string;
+}
+
+/**
+ * Partner accounts with API keys and funded wallets, made through the same domain services the
+ * API uses (key generation, ledger deposit), so the service sees ordinary partners.
+ */
+export async function seedPartners(
+  container: Container,
+  count: number,
+  balanceCents: number,
+): Promise<BenchPartner[]> {
+  const partners: BenchPartner[] = [];
+  for (let i = 0; i < count; i++) {
+    const accountId = newId('acc');
+    const now = container.clock.now();
+    await container.db.insert(accounts).values({
+      id: accountId,
+      email: `bench-partner-${i}-${accountId.toLowerCase()}@example.com`,
+      firstName: 'Bench',
+      lastName: `Partner ${i}`,
+      locale: 'en',
+      createdAt: now,
+      updatedAt: now,
+    });
+    const { key } = await container.apiKeys.generate(accountId);
+    await container.db.transaction((tx) =>
+      postLedgerEntry(tx, {
+        accountId,
+        kind: 'deposit',
+        amountCents: balanceCents,
+        reference: `bench:${accountId}`,
+        description: 'benchmark funding',
+        at: now,
+      }),
+    );
+    partners.push({ accountId, key });
+  }
+  return partners;
+}
+
+/** The cheapest active, orderable non-top-up plan: the one the order scenario buys. */
+export async function cheapestPlan(container: Container): Promise<{ id: string; priceCents: number }> {
+  const [plan] = await container.db
+    .select({ id: plans.id, priceCents: plans.priceCents })
+    .from(plans)
+    .where(and(eq(plans.active, true), eq(plans.enabledByOperator, true), eq(plans.isTopUp, false)))
+    .orderBy(asc(plans.priceCents))
+    .limit(1);
+  if (!plan) throw new Error('no active plan after start-up: the catalog sync did not import any');
+  return plan;
+}

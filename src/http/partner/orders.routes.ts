@@ -1,0 +1,191 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { appErrorResponse, withIdempotency, type IdempotentResponse } from '../shared/idempotency.js';
+import {
+  PartnerOrderSchema,
+  PartnerOrderSummarySchema,
+  presentPartnerOrder,
+  presentPartnerOrderSummary,
+} from '../shared/order-presenters.js';
+import { errorResponse, orderExamples, partnerCommonErrors } from './openapi-examples.js';
+
+const SECURITY: Array<Record<string, string[]>> = [{ apiKey: [] }, { apiKeyHeader: [] }];
+const TAGS = ['Partner orders'];
+export const IDEMPOTENCY_SCOPE = 'partner.orders';
+
+const CreateOrderBody = Type.Object(
+  {
+    planId: Type.String({ minLength: 1, maxLength: 128, description: 'A plan id from GET /destinations' }),
+    quantity: Type.Integer({ minimum: 1, maximum: 10, description: 'Number of eSIMs, 1 to 10' }),
+    iccid: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 32,
+        description:
+          'Top-up plans only (and then required): the ICCID of your eSIM to top up; quantity must be 1',
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ planId: 'plan_tr_1gb_7d', quantity: 1 }],
+  },
+);
+
+const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description:
+        'Optional. The same key with the same body within 24 h returns the first response again ' +
+        '(status and body) without a second charge; with another body → 409 IDEMPOTENCY_KEY_REUSED.',
+    }),
+  ),
+});
+
+const ListQuery = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 25, description: 'Page size, 1 to 100' }),
+  startingAfter: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'Cursor: the id of the last order of the previous page. Unknown id → 400 VALIDATION_ERROR',
+    }),
+  ),
+});
+
+const OrderIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+const OrderListSchema = Type.Object(
+  {
+    orders: Type.Array(PartnerOrderSummarySchema),
+    hasMore: Type.Boolean({
+      description: 'True when another page follows; pass the last id as startingAfter',
+    }),
+  },
+  { title: 'PartnerOrderList', examples: [orderExamples.list] },
+);
+
+/** Partner orders: synchronous wallet-paid purchase, list with cursor, detail with live usage. */
+export async function ordersRoutes(app: FastifyInstance): Promise<void> {
+  const typed = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { orders, db, clock, config } = app.container;
+  const baseUrl = config.publicBaseUrl;
+
+  typed.post(
+    '/orders',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Place an order',
+        description:
+          'Charges the wallet and issues the eSIMs within the request: 201 carries the activation data. ' +
+          'On 502 FULFILLMENT_FAILED the wallet was charged once, support is notified and the order stays ' +
+          'PROCESSING while it is retried in the background (it then becomes COMPLETED, or REFUNDED to the ' +
+          'wallet when retries run out): poll GET /orders/{id}, never pay again. Spends the order budget ' +
+          '(30/min by default).',
+        security: SECURITY,
+        headers: IdempotencyHeaders,
+        body: CreateOrderBody,
+        response: {
+          201: { ...PartnerOrderSchema, description: 'Order COMPLETED', examples: [orderExamples.created] },
+          400: errorResponse(
+            'Invalid input: quantity not an integer 1–10, planId missing, iccid rules of top-up plans',
+            'VALIDATION_ERROR',
+          ),
+          402: errorResponse(
+            'Wallet balance below the order amount; nothing was charged',
+            'INSUFFICIENT_BALANCE',
+          ),
+          404: errorResponse('planId unknown or no longer sold', 'PLAN_NOT_FOUND'),
+          409: errorResponse(
+            'Idempotency-Key already used with another body (or its first request is still running after 30 s)',
+            'IDEMPOTENCY_KEY_REUSED',
+            'IDEMPOTENCY_KEY_IN_USE',
+          ),
+          502: errorResponse(
+            'Charged, but the provider did not issue the eSIM yet; details.orderId',
+            'FULFILLMENT_FAILED',
+          ),
+          ...partnerCommonErrors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const accountId = request.partner!.id;
+      const place = async (): Promise<IdempotentResponse> => {
+        const placed = await orders.placeOrder({
+          accountId,
+          channel: 'partner',
+          planId: request.body.planId,
+          quantity: request.body.quantity,
+          topUpIccid: request.body.iccid,
+          paymentMethod: 'wallet',
+        });
+        return { statusCode: 201, body: presentPartnerOrder(placed.order, placed.esims, baseUrl) };
+      };
+      const key = request.headers['idempotency-key'];
+      const response = key
+        ? await withIdempotency(
+            { db, clock },
+            { accountId, scope: IDEMPOTENCY_SCOPE, key, body: request.body },
+            () => appErrorResponse('partner', request, place),
+          )
+        : await place();
+      return reply.code(response.statusCode).send(response.body as Static<typeof PartnerOrderSchema>);
+    },
+  );
+
+  typed.get(
+    '/orders',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'List orders',
+        description:
+          'Newest first, without eSIM data. Page with limit (default 25, max 100) and startingAfter=<last id>.',
+        security: SECURITY,
+        querystring: ListQuery,
+        response: {
+          200: OrderListSchema,
+          400: errorResponse(
+            'limit outside 1–100, or startingAfter is not one of your orders',
+            'VALIDATION_ERROR',
+          ),
+          ...partnerCommonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const { limit, startingAfter } = request.query;
+      const page = await orders.listOrders(request.partner!.id, { limit, startingAfter });
+      return { orders: page.orders.map(presentPartnerOrderSummary), hasMore: page.hasMore };
+    },
+  );
+
+  typed.get(
+    '/orders/:id',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Get an order',
+        description:
+          'The order with each eSIM’s activation data and usage (dataUsageMb, totalVolumeMb) read from the ' +
+          'provider, reused for USAGE_CACHE_SECONDS (default 60).',
+        security: SECURITY,
+        params: OrderIdParams,
+        response: {
+          200: { ...PartnerOrderSchema, examples: [orderExamples.detail] },
+          404: errorResponse('No order with this id belongs to your account', 'ORDER_NOT_FOUND'),
+          ...partnerCommonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const { order, esims } = await orders.getOrder(request.partner!.id, request.params.id);
+      return presentPartnerOrder(order, await orders.refreshUsage(esims), baseUrl, true);
+    },
+  );
+}

@@ -1,0 +1,35 @@
+import { ADMIN_TOKEN, type TestApp } from '../../helpers/app.js';
+import { createUser } from '../../helpers/factories.js';
+
+export const PARTNER_ROOT = '/api/public/v1';
+
+/** An ACTIVE account with a funded wallet and an API key, as a partner holds it. */
+export async function createPartner(t: TestApp, balanceCents = 0) {
+  const user = await createUser(t.container, { balanceCents });
+  const { key } = await t.container.apiKeys.generate(user.id);
+  return { id: user.id, key, headers: { 'x-api-key': key } };
+}
+
+export function postOrder(
+  t: TestApp,
+  headers: Record<string, string>,
+  payload: unknown,
+  extra: Record<string, string> = {},
+) {
+  return t.app.inject({
+    method: 'POST',
+    url: `${PARTNER_ROOT}/orders`,
+    headers: { ...headers, ...extra },
+    payload: payload as object,
+  });
+}
+
+/** An operator call (sandbox faults and usage, decisions §6). */
+export function adminPost(t: TestApp, url: string, payload: object) {
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/admin/v1${url}`,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    payload,
+  });
+}
