@@ -57,6 +57,12 @@ CREATE TABLE "sessions" (
 	CONSTRAINT "sessions_token_hash_unique" UNIQUE("token_hash")
 );
 --> statement-breakpoint
+CREATE TABLE "catalog_state" (
+	"id" text PRIMARY KEY NOT NULL,
+	"version" integer NOT NULL,
+	"updated_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "exchange_rates" (
 	"currency" text PRIMARY KEY NOT NULL,
 	"rate_per_usd" text NOT NULL,
@@ -97,6 +103,7 @@ CREATE TABLE "wallet_transactions" (
 	"payment_id" text,
 	"reference" text NOT NULL,
 	"created_at" timestamp with time zone NOT NULL,
+	"seq" bigserial NOT NULL,
 	CONSTRAINT "wallet_transactions_reference_unique" UNIQUE("reference")
 );
 --> statement-breakpoint
@@ -106,6 +113,7 @@ CREATE TABLE "payment_events" (
 	"event_id" text NOT NULL,
 	"payment_id" text,
 	"type" text NOT NULL,
+	"outcome" text,
 	"payload" jsonb,
 	"received_at" timestamp with time zone NOT NULL,
 	CONSTRAINT "payment_events_provider_event_unique" UNIQUE("provider","event_id")
@@ -162,6 +170,7 @@ CREATE TABLE "fulfillment_attempts" (
 	"order_id" text NOT NULL,
 	"attempt" integer NOT NULL,
 	"outcome" text NOT NULL,
+	"source" text DEFAULT 'request' NOT NULL,
 	"error" text,
 	"created_at" timestamp with time zone NOT NULL
 );
@@ -181,6 +190,8 @@ CREATE TABLE "orders" (
 	"payment_id" text,
 	"fulfillment_attempts" integer DEFAULT 0 NOT NULL,
 	"last_error" text,
+	"top_up_esim_id" text,
+	"support_notified_at" timestamp with time zone,
 	"created_at" timestamp with time zone NOT NULL,
 	"updated_at" timestamp with time zone NOT NULL,
 	"completed_at" timestamp with time zone,
@@ -246,6 +257,7 @@ CREATE TABLE "support_tickets" (
 	"status" text DEFAULT 'OPEN' NOT NULL,
 	"system_created" boolean DEFAULT false NOT NULL,
 	"order_id" text,
+	"message_count" integer DEFAULT 0 NOT NULL,
 	"created_at" timestamp with time zone NOT NULL,
 	"updated_at" timestamp with time zone NOT NULL
 );
@@ -255,6 +267,7 @@ CREATE TABLE "ticket_messages" (
 	"ticket_id" text NOT NULL,
 	"author" text NOT NULL,
 	"message" text NOT NULL,
+	"position" integer NOT NULL,
 	"created_at" timestamp with time zone NOT NULL
 );
 --> statement-breakpoint
@@ -271,7 +284,8 @@ CREATE TABLE "sandbox_esim_profiles" (
 	"duration_days" integer NOT NULL,
 	"created_at" timestamp with time zone NOT NULL,
 	"activated_at" timestamp with time zone,
-	"expires_at" timestamp with time zone
+	"expires_at" timestamp with time zone,
+	"top_up_orders" jsonb DEFAULT '[]'::jsonb NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "sandbox_payments" (
@@ -310,7 +324,7 @@ CREATE INDEX "password_reset_tokens_account_idx" ON "password_reset_tokens" USIN
 CREATE INDEX "push_devices_account_idx" ON "push_devices" USING btree ("account_id");--> statement-breakpoint
 CREATE INDEX "sessions_account_idx" ON "sessions" USING btree ("account_id");--> statement-breakpoint
 CREATE INDEX "plans_destination_idx" ON "plans" USING btree ("destination_code");--> statement-breakpoint
-CREATE INDEX "wallet_transactions_account_idx" ON "wallet_transactions" USING btree ("account_id","created_at");--> statement-breakpoint
+CREATE INDEX "wallet_transactions_account_idx" ON "wallet_transactions" USING btree ("account_id","created_at","seq");--> statement-breakpoint
 CREATE INDEX "payments_account_idx" ON "payments" USING btree ("account_id");--> statement-breakpoint
 CREATE INDEX "esims_account_idx" ON "esims" USING btree ("account_id");--> statement-breakpoint
 CREATE INDEX "esims_order_idx" ON "esims" USING btree ("order_id");--> statement-breakpoint
@@ -323,4 +337,8 @@ CREATE INDEX "jobs_claim_idx" ON "jobs" USING btree ("status","run_at");--> stat
 CREATE UNIQUE INDEX "jobs_dedupe_active_unique" ON "jobs" USING btree ("dedupe_key") WHERE "jobs"."status" in ('pending', 'running');--> statement-breakpoint
 CREATE INDEX "mail_outbox_to_idx" ON "mail_outbox" USING btree ("to","created_at");--> statement-breakpoint
 CREATE INDEX "support_tickets_account_idx" ON "support_tickets" USING btree ("account_id","updated_at");--> statement-breakpoint
-CREATE INDEX "ticket_messages_ticket_idx" ON "ticket_messages" USING btree ("ticket_id","created_at");
+CREATE INDEX "support_tickets_status_idx" ON "support_tickets" USING btree ("status","updated_at");--> statement-breakpoint
+CREATE UNIQUE INDEX "support_tickets_system_order_idx" ON "support_tickets" USING btree ("order_id") WHERE system_created;--> statement-breakpoint
+CREATE UNIQUE INDEX "ticket_messages_position_idx" ON "ticket_messages" USING btree ("ticket_id","position");--> statement-breakpoint
+CREATE INDEX "sandbox_esim_profiles_order_idx" ON "sandbox_esim_profiles" USING btree ("order_ref");--> statement-breakpoint
+CREATE INDEX "sandbox_esim_profiles_iccid_idx" ON "sandbox_esim_profiles" USING btree ("iccid");

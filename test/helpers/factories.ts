@@ -1,8 +1,7 @@
 import { hash } from '@node-rs/argon2';
-import { eq, sql } from 'drizzle-orm';
-import { expect } from 'vitest';
+import { eq } from 'drizzle-orm';
 import type { Container } from '../../src/container.js';
-import { accounts, plans, walletTransactions } from '../../src/db/schema/index.js';
+import { accounts, plans } from '../../src/db/schema/index.js';
 import { postLedgerEntry } from '../../src/domain/wallet/ledger.js';
 import { newId } from '../../src/lib/ids.js';
 import { randomBase62 } from '../../src/lib/crypto.js';
@@ -63,18 +62,8 @@ export async function balanceOf(container: Container, accountId: string): Promis
   return row!.balance;
 }
 
-/** The ledger invariant: every account's balance equals the sum of its transactions. */
-export async function expectLedgerInvariant(container: Container): Promise<void> {
-  const rows = await container.db
-    .select({
-      id: accounts.id,
-      balance: accounts.walletBalanceCents,
-      sum: sql<string>`coalesce((select sum(${walletTransactions.amountCents}) from ${walletTransactions} where ${walletTransactions.accountId} = ${accounts.id}), 0)`,
-    })
-    .from(accounts);
-  for (const row of rows)
-    expect({ id: row.id, balance: row.balance }).toEqual({ id: row.id, balance: Number(row.sum) });
-}
+/** The ledger invariant lives in ./ledger.ts; re-exported so every test imports it from one place. */
+export { expectLedgerInvariant } from './ledger.js';
 
 /**
  * A plan row for tests that need a specific plan without running the catalog sync.

@@ -43,3 +43,14 @@ export const exchangeRates = pgTable('exchange_rates', {
   ratePerUsd: text('rate_per_usd').notNull(),
   updatedAt: ts('updated_at').notNull(),
 });
+
+/**
+ * One row (`id = 'catalog'`) whose version is bumped in the same transaction as every plan or
+ * exchange-rate change. Instances compare it with the version their response cache was built
+ * from, so a change made through any instance invalidates every instance's cache.
+ */
+export const catalogState = pgTable('catalog_state', {
+  id: text('id').primaryKey(),
+  version: integer('version').notNull(),
+  updatedAt: ts('updated_at').notNull(),
+});

@@ -26,6 +26,10 @@ export const orders = pgTable(
     paymentId: text('payment_id'),
     fulfillmentAttempts: integer('fulfillment_attempts').notNull().default(0),
     lastError: text('last_error'),
+    /** For top-up plans: our eSIM that received the top-up (its esimIds entry). */
+    topUpEsimId: text('top_up_esim_id'),
+    /** Set when support was told about a failed fulfillment, so it is told once per order. */
+    supportNotifiedAt: ts('support_notified_at'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
     completedAt: ts('completed_at'),
@@ -80,6 +84,10 @@ export const fulfillmentAttempts = pgTable(
       .references(() => orders.id),
     attempt: integer('attempt').notNull(),
     outcome: text('outcome', { enum: ['success', 'failure'] }).notNull(),
+    /** Who made the attempt: the placing request, the background job or an operator. */
+    source: text('source', { enum: ['request', 'job', 'admin'] })
+      .notNull()
+      .default('request'),
     error: text('error'),
     createdAt: ts('created_at').notNull(),
   },

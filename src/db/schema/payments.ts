@@ -51,6 +51,8 @@ export const paymentEvents = pgTable(
     eventId: text('event_id').notNull(),
     paymentId: text('payment_id'),
     type: text('type').notNull(),
+    /** What the event did: credited, closed, recorded, duplicate-free no-op, or why it was refused. */
+    outcome: text('outcome'),
     payload: jsonb('payload').$type<unknown>(),
     receivedAt: ts('received_at').notNull(),
   },

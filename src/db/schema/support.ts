@@ -1,4 +1,5 @@
-import { boolean, index, pgTable, text } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { accounts, ts } from './accounts.js';
 
 export const supportTickets = pgTable(
@@ -16,11 +17,20 @@ export const supportTickets = pgTable(
     /** Opened by the service itself (for example after a fulfillment failure). */
     systemCreated: boolean('system_created').notNull().default(false),
     orderId: text('order_id'),
+    /** Messages so far; bumping it row-locks the ticket, so concurrent replies get distinct positions. */
+    messageCount: integer('message_count').notNull().default(0),
     createdAt: ts('created_at').notNull(),
     /** Last activity: the list is ordered by it. */
     updatedAt: ts('updated_at').notNull(),
   },
-  (t) => [index('support_tickets_account_idx').on(t.accountId, t.updatedAt)],
+  (t) => [
+    index('support_tickets_account_idx').on(t.accountId, t.updatedAt),
+    index('support_tickets_status_idx').on(t.status, t.updatedAt),
+    /** At most one system ticket per order: repeated fulfillment failures add to it. */
+    uniqueIndex('support_tickets_system_order_idx')
+      .on(t.orderId)
+      .where(sql`system_created`),
+  ],
 );
 
 export const ticketMessages = pgTable(
@@ -32,7 +42,9 @@ export const ticketMessages = pgTable(
       .references(() => supportTickets.id),
     author: text('author', { enum: ['customer', 'staff', 'system'] }).notNull(),
     message: text('message').notNull(),
+    /** 1-based position in the thread: orders it even when two messages share a millisecond. */
+    position: integer('position').notNull(),
     createdAt: ts('created_at').notNull(),
   },
-  (t) => [index('ticket_messages_ticket_idx').on(t.ticketId, t.createdAt)],
+  (t) => [uniqueIndex('ticket_messages_position_idx').on(t.ticketId, t.position)],
 );

@@ -1,4 +1,4 @@
-import { bigint, index, pgTable, text } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, index, pgTable, text } from 'drizzle-orm/pg-core';
 import { accounts, ts } from './accounts.js';
 
 /**
@@ -22,6 +22,8 @@ export const walletTransactions = pgTable(
     paymentId: text('payment_id'),
     reference: text('reference').notNull().unique(),
     createdAt: ts('created_at').notNull(),
+    /** Insertion order: breaks ties between rows written in the same millisecond (newest first). */
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
   },
-  (t) => [index('wallet_transactions_account_idx').on(t.accountId, t.createdAt)],
+  (t) => [index('wallet_transactions_account_idx').on(t.accountId, t.createdAt, t.seq)],
 );

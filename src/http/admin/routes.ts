@@ -1,4 +1,21 @@
 import type { FastifyInstance } from 'fastify';
+import { adminCatalogRoutes } from './catalog.routes.js';
+import { adminWalletRoutes } from './wallet.routes.js';
+import { adminSupportRoutes } from './support.routes.js';
+import { auditRoutes } from './audit.routes.js';
+import { adminAccountRoutes } from './accounts.routes.js';
+import { adminMailRoutes } from './mail.routes.js';
+import { adminOrdersRoutes } from './orders.routes.js';
+import { adminSandboxEsimRoutes } from './sandbox-esim.routes.js';
 
 /** Every operator API route module, one line each. */
-export async function registerAdminRoutes(_app: FastifyInstance): Promise<void> {}
+export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(adminSupportRoutes);
+  await app.register(auditRoutes);
+  await app.register(adminAccountRoutes);
+  await app.register(adminMailRoutes);
+  await app.register(adminWalletRoutes);
+  await app.register(adminOrdersRoutes);
+  await app.register(adminSandboxEsimRoutes);
+  await app.register(adminCatalogRoutes);
+}

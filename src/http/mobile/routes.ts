@@ -1,4 +1,25 @@
 import type { FastifyInstance } from 'fastify';
+import { destinationsRoutes } from './destinations.routes.js';
+import { paymentsRoutes } from './payments.routes.js';
+import { walletRoutes } from './wallet.routes.js';
+import { supportRoutes } from './support.routes.js';
+import { devicesRoutes } from './devices.routes.js';
+import { authRoutes } from './auth.routes.js';
+import { accountRoutes } from './account.routes.js';
+import { checkoutRoutes } from './checkout.routes.js';
+import { ordersRoutes } from './orders.routes.js';
+import { esimsRoutes } from './esims.routes.js';
 
 /** Every Mobile/Web API route module, one line each. */
-export async function registerMobileRoutes(_app: FastifyInstance): Promise<void> {}
+export async function registerMobileRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(supportRoutes);
+  await app.register(devicesRoutes);
+  await app.register(authRoutes);
+  await app.register(accountRoutes);
+  await app.register(paymentsRoutes);
+  await app.register(walletRoutes);
+  await app.register(checkoutRoutes);
+  await app.register(ordersRoutes);
+  await app.register(esimsRoutes);
+  await app.register(destinationsRoutes);
+}

@@ -12,6 +12,8 @@ const STATUS: Record<ErrorCode, number> = {
   INVALID_SIGNATURE: 400,
   UNAUTHORIZED: 401,
   INVALID_CREDENTIALS: 401,
+  // 400, not 401: a wrong current password must not look like an expired session to the app.
+  CURRENT_PASSWORD_INCORRECT: 400,
   INSUFFICIENT_BALANCE: 402,
   ACCOUNT_SUSPENDED: 403,
   CSRF_REJECTED: 403,

@@ -9,6 +9,7 @@ const MESSAGES: Record<ErrorCode, Record<Lang, string>> = {
   INVALID_SIGNATURE: { tr: 'İmza doğrulanamadı.', en: 'Signature verification failed.' },
   UNAUTHORIZED: { tr: 'Oturum açmanız gerekiyor.', en: 'You need to sign in.' },
   INVALID_CREDENTIALS: { tr: 'E-posta veya şifre hatalı.', en: 'Incorrect email or password.' },
+  CURRENT_PASSWORD_INCORRECT: { tr: 'Mevcut şifre hatalı.', en: 'The current password is incorrect.' },
   INSUFFICIENT_BALANCE: { tr: 'Cüzdan bakiyeniz yetersiz.', en: 'Your wallet balance is too low.' },
   ACCOUNT_SUSPENDED: { tr: 'Hesabınız askıya alınmış.', en: 'Your account is suspended.' },
   CSRF_REJECTED: { tr: 'İstek kaynağı doğrulanamadı.', en: 'The request origin could not be verified.' },
