@@ -1,12 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import { sql, type ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import * as schema from './schema/index.js';
 
@@ -35,29 +31,15 @@ export interface DatabaseOptions {
   poolSize?: number;
 }
 
-export function openDatabase(options: DatabaseOptions): Database {
+/**
+ * PGlite (a WASM PostgreSQL of ~40 MB resident) is only loaded when it is used, so an instance
+ * running on a PostgreSQL server does not carry it.
+ */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url && /^postgres(ql)?:/.test(options.url))
     return openPostgres(options.url, options.poolSize ?? 10);
-  const inMemory = options.url?.startsWith('memory:') ?? false;
-  if (!inMemory) mkdirSync(options.dataDir, { recursive: true });
-  return wrapPglite(inMemory ? new PGlite() : new PGlite(options.dataDir));
-}
-
-/** Several app instances in one process (tests of "two instances, one database") share one PGlite. */
-export function wrapPglite(client: PGlite, ownsClient = true): Database & { client: PGlite } {
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
-  return {
-    db,
-    client,
-    kind: 'pglite',
-    ping: async () => {
-      await db.execute(sql`select 1`);
-    },
-    migrate: () => migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER }),
-    close: async () => {
-      if (ownsClient && !client.closed) await client.close();
-    },
-  };
+  const { openPglite } = await import('./pglite.js');
+  return openPglite(options.url?.startsWith('memory:') ? undefined : options.dataDir);
 }
 
 function openPostgres(url: string, max: number): Database {

@@ -68,6 +68,20 @@ export function loggerOptions(config: Readonly<Config>): FastifyServerOptions['l
   };
 }
 
+/**
+ * Many HTTP clients send `Content-Type: application/json` on every request, also on body-less
+ * POSTs such as logout or key generation. Fastify's default parser rejects an empty JSON body;
+ * here an empty body is simply no body, and routes that require one still fail validation.
+ */
+function acceptEmptyJsonBodies(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'ignore');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined);
+    return parseJson(request, body as string, done);
+  });
+}
+
 /** Builds the complete service without listening; `main` listens, tests use `app.inject`. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
@@ -85,7 +99,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const ownsDatabase = !options.database;
-  const database = options.database ?? openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const database =
+    options.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
   if (ownsDatabase) await database.migrate();
   const container = createContainer({ config, database, clock: options.clock ?? systemClock, log: app.log });
   options.configure?.(container);
@@ -103,6 +118,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   installErrorHandling(app, 'root');
+  acceptEmptyJsonBodies(app);
   await app.register(cookie);
   await app.register(compress, { global: true, threshold: 1024 });
   await app.register(swagger, {

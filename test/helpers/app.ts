@@ -4,7 +4,8 @@ import pg from 'pg';
 import { loadConfig, type Config } from '../../src/config/index.js';
 import type { Container } from '../../src/container.js';
 import { PGlite } from '@electric-sql/pglite';
-import { openDatabase, wrapPglite, type Database } from '../../src/db/client.js';
+import { openDatabase, type Database } from '../../src/db/client.js';
+import { wrapPglite } from '../../src/db/pglite.js';
 import { buildApp } from '../../src/http/app.js';
 import { ManualClock } from '../../src/lib/clock.js';
 
@@ -56,7 +57,7 @@ async function freshDatabase(): Promise<{ database: Database; drop: () => Promis
   await admin.end();
   const url = new URL(testDatabaseUrl);
   url.pathname = `/${name}`;
-  const database = openDatabase({ url: url.toString(), dataDir: '' });
+  const database = await openDatabase({ url: url.toString(), dataDir: '' });
   await database.migrate();
   return {
     database,

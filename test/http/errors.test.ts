@@ -4,6 +4,7 @@ import type { Container } from '../../src/container.js';
 import { buildApp, loggerOptions } from '../../src/http/app.js';
 import { installErrorHandling } from '../../src/http/shared/errors.js';
 import { ADMIN_TOKEN, buildTestApp, type TestApp } from '../helpers/app.js';
+import { createUser } from '../helpers/factories.js';
 
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 const SECRET_SQL = 'select * from secret_table where password_hash = $1';
@@ -30,6 +31,20 @@ describe('error handling', () => {
       payload,
       headers: { 'content-type': 'application/json', ...headers },
     });
+
+  it('treats an empty JSON body as no body: body-less POSTs work, required bodies fail validation', async () => {
+    const user = await createUser(t.container);
+    const logout = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/logout',
+      payload: '',
+      headers: { 'content-type': 'application/json', ...user.auth },
+    });
+    expect(logout.statusCode).toBe(200);
+    const emptyLogin = await login('');
+    expect(emptyLogin.statusCode).toBe(400);
+    expect(emptyLogin.json().code).toBe('VALIDATION_ERROR');
+  });
 
   it('answers malformed JSON with 400 VALIDATION_ERROR in the mobile and the partner shape', async () => {
     const mobile = await login('{"email": "a@b.co",');

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../helpers/app.js';
 import { importCatalog } from '../../helpers/catalog.js';
 
-/** docs/partner-quickstart.md, step by step, through HTTP only. */
+/** The README's "Partner quick start", step by step, through HTTP only. */
 describe('Partner quick start', () => {
   let t: TestApp;
   beforeAll(async () => {
