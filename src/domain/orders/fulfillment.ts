@@ -190,12 +190,14 @@ export function createFulfillment(deps: OrderDeps) {
       .where(and(eq(orders.id, order.id), sql`${orders.supportNotifiedAt} is null`))
       .returning({ id: orders.id });
     if (!claimed) return;
-    const subject = `Fulfillment failed for order ${order.orderNumber}`;
+    // The ticket is visible to the customer, so it says what happens next and never carries the
+    // provider's error text; operators find that in the order's fulfillment attempts (admin API).
+    deps.log.warn({ orderId: order.id, err: error.message }, 'fulfillment failed; support notified');
+    const subject = `eSIM for order ${order.orderNumber} is delayed`;
     const message =
-      `The eSIM provider failed to issue order ${order.orderNumber} (${order.id}). ` +
-      `The customer was charged ${(order.amountCents / 100).toFixed(2)} USD. ` +
-      `The order stays PROCESSING and is retried automatically; it is refunded to the wallet ` +
-      `if every retry fails. Last error: ${error.message}`;
+      `We could not issue the eSIM for order ${order.orderNumber} yet. Your payment of ` +
+      `${(order.amountCents / 100).toFixed(2)} USD is safe: we retry automatically, and if the eSIM ` +
+      `cannot be issued the full amount is returned to your wallet. Please do not pay again.`;
     try {
       const support = deps.support();
       // The support service announces new system tickets to SUPPORT_EMAIL itself.
