@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CatalogService, CatalogSnapshot } from '../../domain/catalog/catalog.service.js';
 
 interface Entry {
-  body: string;
+  body: Buffer;
   etag: string;
   /** Compressed once on first use: @fastify/compress would gzip the same bytes on every request. */
   gzip?: Buffer;
@@ -43,7 +43,8 @@ export function createCatalogResponseCache(catalog: CatalogService, maxEntries =
   ): Promise<Entry> {
     const view = build(await catalog.snapshot(atVersion));
     if (view === null) throw notFound();
-    const body = reply.serialize(view) as string;
+    // Kept as bytes: re-encoding a ~190 KB UTF-8 string on every request was a third of its cost.
+    const body = Buffer.from(reply.serialize(view) as string);
     const hash = createHash('sha1').update(body).digest('base64url').slice(0, 22);
     return { body, etag: `W/"${atVersion}-${hash}"` };
   }
