@@ -44,8 +44,12 @@ function tranNoFor(orderId: string, index: number): string {
   return (BigInt(`0x${hex}`) % 10n ** 18n).toString().padStart(18, '0');
 }
 
+let packageIndex: Map<string, ProviderPackage> | undefined;
+
+/** The sandbox catalogue is deterministic, so its index is built once per process. */
 function packagesByCode(): Map<string, ProviderPackage> {
-  return new Map(sandboxListPackages().map((p) => [p.packageCode, p]));
+  packageIndex ??= new Map(sandboxListPackages().map((p) => [p.packageCode, p]));
+  return packageIndex;
 }
 
 const sleep = (ms: number) => (ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve());
