@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import { expect } from 'vitest';
 import type { Container } from '../../src/container.js';
 import { randomBase62 } from '../../src/lib/crypto.js';
@@ -36,4 +36,18 @@ export async function latestResetToken(container: Container, email: string): Pro
   await container.worker.runDue();
   const [mail] = await container.mailer.list({ to: email });
   return mail ? /token=([A-Za-z0-9_-]+)/.exec(mail.text)?.[1] : undefined;
+}
+
+/** The requests the auth test files share; `getApp` is read lazily because apps are built in beforeAll. */
+export function authRequests(getApp: () => FastifyInstance, adminToken: string) {
+  const admin = { authorization: `Bearer ${adminToken}` };
+  const inject = (options: InjectOptions) => getApp().inject(options);
+  return {
+    inject,
+    me: (headers: Record<string, string>) => inject({ url: '/api/v1/auth/me', headers }),
+    login: (email: string, password: string, headers: Record<string, string> = {}) =>
+      inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password }, headers }),
+    setStatus: (id: string, status: string) =>
+      inject({ method: 'PATCH', url: `/api/admin/v1/accounts/${id}`, headers: admin, payload: { status } }),
+  };
 }

@@ -1,22 +1,14 @@
 import { eq } from 'drizzle-orm';
-import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, sessions } from '../../../src/db/schema/index.js';
 import { DAY, SECOND } from '../../../src/lib/clock.js';
 import { sha256Hex } from '../../../src/lib/crypto.js';
 import { ADMIN_TOKEN, BASE_URL, buildTestApp, type TestApp } from '../../helpers/app.js';
-import { registerViaApi, uniqueEmail } from '../../helpers/accounts.js';
-
-const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+import { authRequests, registerViaApi, uniqueEmail } from '../../helpers/accounts.js';
 
 describe('mobile auth', () => {
   let t: TestApp;
-  const inject = (options: InjectOptions) => t.app.inject(options);
-  const me = (headers: Record<string, string>) => inject({ url: '/api/v1/auth/me', headers });
-  const login = (email: string, password: string, headers: Record<string, string> = {}) =>
-    inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password }, headers });
-  const setStatus = (id: string, status: string) =>
-    inject({ method: 'PATCH', url: `/api/admin/v1/accounts/${id}`, headers: admin, payload: { status } });
+  const { inject, me, login, setStatus } = authRequests(() => t.app, ADMIN_TOKEN);
 
   beforeAll(async () => {
     // Generous limit here; the limits themselves are tested in auth-rate-limit.test.ts.
