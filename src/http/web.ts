@@ -1,0 +1,63 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * The web app's client routes (web/src/routes.tsx). Each answers index.html on a direct load or
+ * reload; no other path falls back to the app, so an unknown /api path keeps its JSON 404.
+ */
+export const CLIENT_ROUTES = [
+  '/',
+  '/destinations/:code',
+  '/login',
+  '/register',
+  '/forgot-password',
+  '/reset-password',
+  '/esims',
+  '/orders',
+  '/wallet',
+  '/support',
+  '/account',
+  '/api-keys',
+  '/partner',
+] as const;
+
+/** Hashed file names change with their content, so browsers may keep them for a year. */
+export const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+/** The HTML names the current assets: always revalidate. */
+export const HTML_CACHE_CONTROL = 'no-cache';
+
+/**
+ * Serves the built web app from `dir` (vite build → web/dist): /assets/* with precompressed
+ * .br/.gz variants and immutable caching, index.html for the client routes. Returns false (and
+ * serves nothing) when the build is missing.
+ */
+export async function registerWebApp(app: FastifyInstance, dir: string): Promise<boolean> {
+  const root = resolve(dir);
+  const indexFile = join(root, 'index.html');
+  if (!existsSync(indexFile)) {
+    app.log.warn({ dir: root }, 'web app not built (npm run build:web): serving the API only');
+    return false;
+  }
+  const html = await readFile(indexFile);
+
+  await app.register(fastifyStatic, {
+    root: join(root, 'assets'),
+    prefix: '/assets/',
+    preCompressed: true,
+    index: false,
+    cacheControl: false,
+    etag: true,
+    lastModified: false,
+    setHeaders: (reply) => void reply.header('cache-control', ASSET_CACHE_CONTROL),
+  });
+
+  for (const url of CLIENT_ROUTES) {
+    app.get(url, { schema: { hide: true } }, async (_request, reply) =>
+      reply.header('cache-control', HTML_CACHE_CONTROL).type('text/html; charset=utf-8').send(html),
+    );
+  }
+  return true;
+}

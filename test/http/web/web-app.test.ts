@@ -1,0 +1,88 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CLIENT_ROUTES } from '../../../src/http/web.js';
+import { buildTestApp, type TestApp } from '../../helpers/app.js';
+
+const HTML =
+  '<!doctype html><html><head><script type="module" src="/assets/app-1a2b3c.js"></script></head><body><div id="root"></div></body></html>';
+const JS = `console.log(${JSON.stringify('x'.repeat(4000))});`;
+
+describe('web app serving', () => {
+  let dir: string;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'web-dist-'));
+    mkdirSync(join(dir, 'assets'));
+    writeFileSync(join(dir, 'index.html'), HTML);
+    writeFileSync(join(dir, 'assets', 'app-1a2b3c.js'), JS);
+    writeFileSync(join(dir, 'assets', 'app-1a2b3c.js.br'), brotliCompressSync(JS));
+    writeFileSync(join(dir, 'assets', 'app-1a2b3c.js.gz'), gzipSync(JS));
+    t = await buildTestApp({ env: { WEB_DIST_DIR: dir } });
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('every client route answers index.html, never cached', async () => {
+    for (const route of CLIENT_ROUTES) {
+      const url = route.replace(':code', 'TR') + '?token=abc';
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type'], url).toBe('text/html; charset=utf-8');
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+      expect(res.body, url).toBe(HTML);
+    }
+  });
+
+  test('assets: immutable, precompressed by Accept-Encoding, identity otherwise', async () => {
+    const url = '/assets/app-1a2b3c.js';
+    const br = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br, gzip' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.rawPayload.equals(brotliCompressSync(JS))).toBe(true);
+    const gz = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    const plain = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(JS);
+  });
+
+  test('no SPA fallback elsewhere: unknown pages, assets and API paths keep the JSON 404', async () => {
+    for (const url of [
+      '/nope',
+      '/destinations',
+      '/orders/123',
+      '/assets/missing.js',
+      '/api/v1/nope',
+      '/api/public/v1/nope',
+    ]) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type'], url).toMatch(/^application\/json/);
+    }
+    const api = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/nope',
+      headers: { 'accept-language': 'en' },
+    });
+    expect(api.json().code).toBe('NOT_FOUND');
+  });
+});
+
+describe('without a build', () => {
+  test('the API is served alone', async () => {
+    const t = await buildTestApp({ env: { WEB_DIST_DIR: join(tmpdir(), 'no-such-web-build') } });
+    try {
+      expect((await t.app.inject({ method: 'GET', url: '/' })).statusCode).toBe(404);
+      expect((await t.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});

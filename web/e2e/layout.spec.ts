@@ -1,0 +1,136 @@
+import { expect, test, type Page } from '@playwright/test';
+import {
+  baseURL,
+  buyWithWallet,
+  expectAccessible,
+  expectNoHorizontalScroll,
+  fundWallet,
+  registerViaApi,
+  screenshot,
+  VIEWPORTS,
+} from './helpers';
+
+/**
+ * Every page at 390×844 and 1280×800: no horizontal scroll, no serious or critical axe-core
+ * violation, and a full-page screenshot in e2e/screenshots/.
+ */
+test.use({ locale: 'en-US' });
+
+const publicPages: [string, string, (page: Page) => Promise<void>][] = [
+  [
+    'storefront',
+    '/',
+    (p) => expect(p.getByTestId('destination-list').getByRole('link').first()).toBeVisible(),
+  ],
+  [
+    'storefront-all',
+    '/?filter=all',
+    (p) => expect(p.getByRole('heading', { name: 'Regions' })).toBeVisible(),
+  ],
+  [
+    'destination',
+    '/destinations/TR',
+    (p) => expect(p.getByRole('heading', { level: 1, name: 'Türkiye' })).toBeVisible(),
+  ],
+  [
+    'region',
+    '/destinations/EUROPE',
+    (p) => expect(p.getByRole('heading', { level: 1, name: 'Europe' })).toBeVisible(),
+  ],
+  ['login', '/login', (p) => expect(p.getByRole('heading', { name: 'Log in' })).toBeVisible()],
+  [
+    'register',
+    '/register',
+    (p) => expect(p.getByRole('heading', { name: 'Create your account' })).toBeVisible(),
+  ],
+  [
+    'forgot-password',
+    '/forgot-password',
+    (p) => expect(p.getByRole('heading', { name: 'Reset your password' })).toBeVisible(),
+  ],
+  ['reset-password', '/reset-password?token=x', (p) => expect(p.getByRole('alert')).toBeVisible()],
+  ['not-found', '/destinations/XX', (p) => expect(p.getByRole('alert')).toBeVisible()],
+];
+
+const accountPages: [string, string, (page: Page) => Promise<void>][] = [
+  ['esims', '/esims', (p) => expect(p.getByTestId('esim-card').first().getByRole('img')).toBeVisible()],
+  ['orders', '/orders', (p) => expect(p.getByRole('table')).toBeVisible()],
+  ['order', '/orders?order=ORDER', (p) => expect(p.getByTestId('esim-card')).toBeVisible()],
+  ['wallet', '/wallet', (p) => expect(p.getByRole('table')).toBeVisible()],
+  ['support', '/support', (p) => expect(p.getByRole('heading', { name: 'New ticket' })).toBeVisible()],
+  ['ticket', '/support?ticket=TICKET', (p) => expect(p.locator('.message').first()).toBeVisible()],
+  ['account', '/account', (p) => expect(p.getByRole('heading', { name: 'Delete account' })).toBeVisible()],
+  ['api-keys', '/api-keys', (p) => expect(p.getByTestId('key-prefix')).toBeVisible()],
+  ['partner', '/partner', (p) => expect(p.getByTestId('partner-order').first()).toBeVisible()],
+];
+
+async function check(page: Page, name: string, url: string, ready: (page: Page) => Promise<void>) {
+  for (const viewport of VIEWPORTS) {
+    await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    await page.goto(url);
+    await ready(page);
+    await page.evaluate(() => document.fonts.ready);
+    // Let lazy flag and QR images arrive before the screenshot.
+    await page.waitForLoadState('networkidle');
+    await expectNoHorizontalScroll(page, `${name} at ${viewport.width}px`);
+    await expectAccessible(page, `${name} at ${viewport.width}px`);
+    await screenshot(page, name);
+  }
+}
+
+test('public pages: no horizontal scroll, accessible, screenshots', async ({ page }) => {
+  test.setTimeout(240_000);
+  for (const [name, url, ready] of publicPages) await check(page, name, url, ready);
+  // The phone menu opens and its links are reachable by keyboard.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await expect(
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Log in' }),
+  ).toBeVisible();
+  await screenshot(page, 'menu-open');
+});
+
+test('account pages: no horizontal scroll, accessible, screenshots', async ({ page }) => {
+  test.setTimeout(240_000);
+  await registerViaApi(page, 'layout', 'Elif');
+  await fundWallet(page, 50);
+  const orderId = await buyWithWallet(page, 'JP');
+  const ticket = await page.request.post('/api/v1/support/tickets', {
+    headers: { origin: baseURL },
+    data: {
+      subject: 'Question about my Japan eSIM',
+      category: 'esim',
+      message: 'Does it work on the Shinkansen?',
+    },
+  });
+  expect(ticket.status()).toBe(201);
+  const ticketId = ((await ticket.json()) as { ticket: { id: string } }).ticket.id;
+  const key = await page.request.post('/api/v1/user/api-key/generate', {
+    headers: { origin: baseURL },
+  });
+  const rawKey = ((await key.json()) as { key: string }).key;
+  const plan = await (await page.request.get('/api/v1/destinations/FR')).json();
+  await page.request.post('/api/public/v1/orders', {
+    headers: { authorization: `Bearer ${rawKey}` },
+    data: { planId: plan.destination.plans[0].id, quantity: 1 },
+  });
+  for (const [name, url, ready] of accountPages) {
+    await check(page, name, url.replace('ORDER', orderId).replace('TICKET', ticketId), ready);
+  }
+});
+
+test('keyboard: skip link, then the search field and a destination by Tab', async ({ page }) => {
+  await page.goto('/');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Search destinations')).toBeFocused();
+  await page.keyboard.type('greece');
+  const link = page.getByRole('link', { name: /Greece/ });
+  await expect(link).toBeVisible();
+  await link.focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/destinations\/GR$/);
+});

@@ -1,0 +1,47 @@
+import { expect, test } from '@playwright/test';
+
+const CLIENT_ROUTES = [
+  '/',
+  '/destinations/TR',
+  '/login',
+  '/register',
+  '/forgot-password',
+  '/reset-password?token=abc',
+  '/esims',
+  '/orders',
+  '/wallet',
+  '/support',
+  '/account',
+  '/api-keys',
+  '/partner',
+];
+
+test('every client route answers the app on a direct load, without caching the HTML', async ({ request }) => {
+  for (const path of CLIENT_ROUTES) {
+    const res = await request.get(path);
+    expect(res.status(), path).toBe(200);
+    expect(res.headers()['content-type'], path).toMatch(/^text\/html/);
+    expect(res.headers()['cache-control'], path).toBe('no-cache');
+    expect(await res.text(), path).toContain('<div id="root">');
+  }
+});
+
+test('hashed assets are immutable and precompressed; unknown paths keep the JSON 404', async ({
+  request,
+}) => {
+  const html = await (await request.get('/')).text();
+  const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)![1]!;
+  const asset = await request.get(script, { headers: { 'accept-encoding': 'br' } });
+  expect(asset.status()).toBe(200);
+  expect(asset.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+  expect(asset.headers()['content-encoding']).toBe('br');
+  const gz = await request.get(script, { headers: { 'accept-encoding': 'gzip' } });
+  expect(gz.headers()['content-encoding']).toBe('gzip');
+
+  for (const path of ['/api/v1/nope', '/api/public/v1/nope', '/assets/missing.js', '/not-a-page']) {
+    const res = await request.get(path);
+    expect(res.status(), path).toBe(404);
+    expect(res.headers()['content-type'], path).toMatch(/^application\/json/);
+    expect(await res.json(), path).toBeTruthy();
+  }
+});

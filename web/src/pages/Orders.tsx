@@ -1,0 +1,186 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { api, unwrap } from '../api/client';
+import type { Order } from '../api/types';
+import { EsimCard } from '../components/EsimCard';
+import { FormError } from '../components/FormError';
+import { OrderStatus } from '../components/OrderStatus';
+import { Pager, usePage } from '../components/Pager';
+import { useI18n, type MessageKey } from '../i18n';
+import { orderForReference } from '../lib/checkout';
+import { formatDateTime, formatMoney } from '../lib/format';
+import { planLabel } from '../lib/plans';
+import { useTitle } from '../lib/title';
+
+const FINAL: readonly Order['status'][] = ['COMPLETED', 'CANCELLED', 'REFUNDED'];
+
+export default function Orders() {
+  const [params] = useSearchParams();
+  const reference = params.get('return');
+  const orderId = params.get('order') ?? (reference ? orderForReference(reference) : null);
+  if (orderId) return <OrderDetail id={orderId} outcome={params.get('outcome')} />;
+  return <OrderList returned={reference !== null} />;
+}
+
+export function OrdersTable({ orders, caption }: { orders: Order[]; caption: string }) {
+  const { t, language } = useI18n();
+  return (
+    <div className="table-wrap">
+      <table className="table">
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t('order.number')}</th>
+            <th scope="col">{t('order.date')}</th>
+            <th scope="col">{t('order.plan')}</th>
+            <th scope="col">{t('order.amount')}</th>
+            <th scope="col">{t('order.state')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {orders.map((o) => (
+            <tr key={o.id}>
+              <td>
+                <Link to={`/orders?order=${encodeURIComponent(o.id)}`}>{o.orderNumber}</Link>
+              </td>
+              <td>{formatDateTime(o.createdAt, language)}</td>
+              <td>
+                {planLabel(o.planId)}
+                {o.quantity > 1 ? ` × ${o.quantity}` : ''}
+              </td>
+              <td>{formatMoney(o.amount, 'USD', language)}</td>
+              <td>
+                <OrderStatus status={o.status} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function OrderList({ returned }: { returned: boolean }) {
+  const { t } = useI18n();
+  useTitle(t('orders.title'));
+  const orders = useQuery({
+    queryKey: ['orders'],
+    queryFn: () => unwrap(api.GET('/api/v1/user/orders')),
+    // Coming back from a payment page without a known order: keep the list fresh for a while.
+    refetchInterval: returned ? 2000 : false,
+  });
+  const list = orders.data?.orders ?? [];
+  const [page, setPage] = useState(0);
+  const shown = usePage(list, page);
+  return (
+    <div className="container">
+      <h1>{t('orders.title')}</h1>
+      <FormError error={orders.error} />
+      {orders.isPending ? <p className="muted">{t('common.loading')}</p> : null}
+      {orders.isSuccess && list.length === 0 ? (
+        <div className="empty card">
+          <p>{t('orders.empty')}</p>
+          <Link className="button primary" to="/">
+            {t('esims.browse')}
+          </Link>
+        </div>
+      ) : null}
+      {list.length > 0 ? (
+        <>
+          <OrdersTable orders={shown} caption={t('orders.title')} />
+          <Pager page={page} total={list.length} onPage={setPage} />
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+function OrderDetail({ id, outcome }: { id: string; outcome: string | null }) {
+  const { t, language } = useI18n();
+  const order = useQuery({
+    queryKey: ['order', id],
+    queryFn: () => unwrap(api.GET('/api/v1/user/orders/{id}', { params: { path: { id } } })),
+    // The order page follows the order until it reaches a final state.
+    refetchInterval: (query) => {
+      const status = query.state.data?.order.status;
+      return status && FINAL.includes(status) ? false : 2000;
+    },
+  });
+  const o = order.data?.order;
+  useTitle(o ? `${t('order.title')} ${o.orderNumber}` : t('order.title'));
+  const esims = useQuery({
+    queryKey: ['esims'],
+    queryFn: () => unwrap(api.GET('/api/v1/user/esims')),
+    enabled: o?.status === 'COMPLETED',
+  });
+  const orderEsims = (esims.data?.esims ?? []).filter((e) => o?.esimIds.includes(e.id));
+
+  return (
+    <div className="container">
+      <nav aria-label={t('common.breadcrumb')} className="breadcrumb">
+        <Link to="/orders">{t('orders.title')}</Link> <span aria-hidden="true">›</span>{' '}
+        <span>{o?.orderNumber ?? id}</span>
+      </nav>
+      <FormError error={order.error} />
+      {o ? (
+        <>
+          <header className="order-head">
+            <h1>
+              {t('order.title')} {o.orderNumber}
+            </h1>
+            <OrderStatus status={o.status} />
+          </header>
+          <div className="card order-summary" aria-live="polite">
+            <p className="order-message" data-testid="order-message">
+              {t(`order.message.${o.status}` as MessageKey)}
+              {o.status === 'AWAITING_PAYMENT' && outcome === 'cancelled'
+                ? ` ${t('order.cancelledPayment')}`
+                : ''}
+            </p>
+            <dl className="facts">
+              <div>
+                <dt>{t('order.plan')}</dt>
+                <dd>{planLabel(o.planId)}</dd>
+              </div>
+              <div>
+                <dt>{t('order.quantity')}</dt>
+                <dd>{o.quantity}</dd>
+              </div>
+              <div>
+                <dt>{t('order.amount')}</dt>
+                <dd>{formatMoney(o.amount, 'USD', language)}</dd>
+              </div>
+              <div>
+                <dt>{t('order.payment')}</dt>
+                <dd>{t(`dest.method.${o.paymentMethod}` as MessageKey)}</dd>
+              </div>
+              <div>
+                <dt>{t('order.date')}</dt>
+                <dd>{formatDateTime(o.createdAt, language)}</dd>
+              </div>
+              {o.topUpIccid ? (
+                <div>
+                  <dt>{t('esim.iccid')}</dt>
+                  <dd className="mono">{o.topUpIccid}</dd>
+                </div>
+              ) : null}
+            </dl>
+          </div>
+          {orderEsims.length > 0 ? (
+            <section aria-labelledby="order-esims">
+              <h2 id="order-esims">{o.topUpIccid ? t('order.toppedUp') : t('order.yourEsims')}</h2>
+              <div className="esim-list">
+                {orderEsims.map((e) => (
+                  <EsimCard key={e.id} esim={e} />
+                ))}
+              </div>
+            </section>
+          ) : null}
+        </>
+      ) : order.isPending ? (
+        <p className="muted">{t('common.loading')}</p>
+      ) : null}
+    </div>
+  );
+}

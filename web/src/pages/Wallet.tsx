@@ -1,0 +1,111 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { api, unwrap } from '../api/client';
+import { FormError } from '../components/FormError';
+import { Pager, usePage } from '../components/Pager';
+import { TopUpForm } from '../components/TopUpForm';
+import { useI18n, type MessageKey } from '../i18n';
+import { formatDateTime, formatMoney, formatSignedMoney } from '../lib/format';
+import { ME_KEY, useMe } from '../lib/session';
+import { useTitle } from '../lib/title';
+
+/** The API returns the newest 200 transactions at most; the page shows them 10 at a time. */
+const HISTORY_LIMIT = 200;
+
+export default function Wallet() {
+  const { t, language } = useI18n();
+  useTitle(t('wallet.title'));
+  const me = useMe();
+  const client = useQueryClient();
+  const [params] = useSearchParams();
+  const returned = params.get('topup');
+  const transactions = useQuery({
+    queryKey: ['transactions'],
+    queryFn: () =>
+      unwrap(api.GET('/api/v1/user/wallet/transactions', { params: { query: { limit: HISTORY_LIMIT } } })),
+  });
+  // Back from a payment page: the credit arrives by webhook, so look again.
+  useEffect(() => {
+    if (returned) {
+      void client.invalidateQueries({ queryKey: ME_KEY });
+      void client.invalidateQueries({ queryKey: ['transactions'] });
+    }
+  }, [returned, client]);
+  const [page, setPage] = useState(0);
+  const list = transactions.data?.transactions ?? [];
+  const shown = usePage(list, page);
+  const balance = me.data?.walletBalance ?? 0;
+
+  return (
+    <div className="container wallet-page">
+      <h1>{t('wallet.title')}</h1>
+      {returned ? (
+        <p className={returned === 'cancelled' ? 'form-error' : 'form-success'} role="status">
+          {t(`wallet.returned.${returned === 'cancelled' ? 'cancelled' : 'paid'}` as MessageKey)}
+        </p>
+      ) : null}
+      <div className="wallet-grid">
+        <section className="card balance-card" aria-labelledby="balance-heading">
+          <h2 id="balance-heading">{t('wallet.balance')}</h2>
+          <p className="balance" data-testid="wallet-balance">
+            {formatMoney(balance, 'USD', language)}
+          </p>
+          <p className="hint">{t('wallet.balanceHint')}</p>
+        </section>
+        <section className="card">
+          <TopUpForm returnPath="/wallet" />
+        </section>
+      </div>
+      <section aria-labelledby="tx-heading">
+        <h2 id="tx-heading">{t('wallet.history')}</h2>
+        <FormError error={transactions.error} />
+        {transactions.isSuccess && list.length === 0 ? (
+          <p className="empty">{t('wallet.noHistory')}</p>
+        ) : null}
+        {list.length > 0 ? (
+          <>
+            <div className="table-wrap">
+              <table className="table">
+                <caption className="visually-hidden">{t('wallet.history')}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('order.date')}</th>
+                    <th scope="col">{t('wallet.kind')}</th>
+                    <th scope="col">{t('wallet.description')}</th>
+                    <th scope="col" className="num">
+                      {t('order.amount')}
+                    </th>
+                    <th scope="col" className="num">
+                      {t('wallet.balanceAfter')}
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {shown.map((tx) => (
+                    <tr key={tx.id}>
+                      <td>{formatDateTime(tx.createdAt, language)}</td>
+                      <td>{t(`wallet.kind.${tx.kind}` as MessageKey)}</td>
+                      <td>
+                        {tx.orderId ? (
+                          <Link to={`/orders?order=${encodeURIComponent(tx.orderId)}`}>{tx.description}</Link>
+                        ) : (
+                          tx.description
+                        )}
+                      </td>
+                      <td className={tx.amount < 0 ? 'num negative' : 'num positive'}>
+                        {formatSignedMoney(tx.amount, 'USD', language)}
+                      </td>
+                      <td className="num">{formatMoney(tx.balanceAfter, 'USD', language)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager page={page} total={list.length} onPage={setPage} />
+          </>
+        ) : null}
+      </section>
+    </div>
+  );
+}
