@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import createClient, { type Client } from 'openapi-fetch';
+import type { components, paths } from './generated/partner.js';
+
+/** The typed Partner API client: `client.GET('/api/public/v1/orders/{id}', …)` and so on. */
+export type PartnerClient = Client<paths>;
+
+type Schemas = components['schemas'];
+export type Order = Schemas['Order'];
+export type OrderSummary = Schemas['OrderSummary'];
+export type OrderList = Schemas['OrderList'];
+export type Esim = Schemas['Esim'];
+export type Plan = Schemas['Plan'];
+export type Country = Schemas['Country'];
+export type Region = Schemas['Region'];
+export type Catalog = Schemas['Catalog'];
+export type Wallet = Schemas['Wallet'];
+export type CreateOrderRequest = Schemas['CreateOrderRequest'];
+/** The error body of every non-2xx answer: `{ error: { code, message, details? } }`. */
+export type PartnerErrorBody = Schemas['Error'];
+
+export interface PartnerClientOptions {
+  /** Where the service runs, without a path: `https://api.example.com`. */
+  baseUrl: string;
+  /** A live (`svc_live_sk_…`) or test (`svc_test_sk_…`) key. Sent as `Authorization: Bearer`. */
+  apiKey: string;
+  /** A fetch implementation (default: the global one). */
+  fetch?: (input: Request) => Promise<Response>;
+  /** Extra headers sent with every request (e.g. a User-Agent). */
+  headers?: Record<string, string>;
+}
+
+/** A typed client for the Partner API (openapi-fetch over the generated `paths`). */
+export function createPartnerClient(options: PartnerClientOptions): PartnerClient {
+  if (!options.apiKey) throw new TypeError('apiKey is required');
+  return createClient<paths>({
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    headers: { ...options.headers, authorization: `Bearer ${options.apiKey}` },
+  });
+}
+
+/**
+ * A fresh Idempotency-Key. Create one per purchase *before* the first attempt and keep it with
+ * your own record of the purchase; send the same key on every retry of that purchase.
+ */
+export function newIdempotencyKey(): string {
+  return `order_${randomUUID()}`;
+}
+
+export interface CreateOrderOptions {
+  /** The purchase's key; a new one when omitted (then retries must reuse `result.idempotencyKey`). */
+  idempotencyKey?: string;
+}
+
+/**
+ * `POST /orders` with an Idempotency-Key. The same key with the same body within 24 h answers
+ * the first response again without a second charge, so a retry after a timeout is always safe.
+ * The result is openapi-fetch's `{ data, error, response }` plus the key that was sent.
+ */
+export async function createOrder(
+  client: PartnerClient,
+  body: CreateOrderRequest,
+  options: CreateOrderOptions = {},
+) {
+  const idempotencyKey = options.idempotencyKey ?? newIdempotencyKey();
+  const result = await client.POST('/api/public/v1/orders', {
+    body,
+    params: { header: { 'idempotency-key': idempotencyKey } },
+  });
+  return { ...result, idempotencyKey };
+}
+
+/** A non-2xx answer of the Partner API, thrown by `unwrap`. */
+export class PartnerApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly details: Record<string, unknown> | undefined;
+  /** The X-Request-Id of the failed request: quote it to support. */
+  readonly requestId: string | null;
+  /** Seconds to wait after a 429 (Retry-After). */
+  readonly retryAfterSeconds: number | null;
+
+  constructor(response: Response, body: unknown) {
+    const error = (body as Partial<PartnerErrorBody> | undefined)?.error;
+    super(error?.message ?? `HTTP ${response.status}`);
+    this.name = 'PartnerApiError';
+    this.status = response.status;
+    this.code = error?.code ?? 'HTTP_ERROR';
+    this.details = error?.details;
+    this.requestId = response.headers.get('x-request-id');
+    const retryAfter = response.headers.get('retry-after');
+    this.retryAfterSeconds = retryAfter === null ? null : Number(retryAfter);
+  }
+}
+
+/** The data of a successful call, or a thrown `PartnerApiError`. */
+export async function unwrap<T>(
+  call:
+    | Promise<{ data?: T; error?: unknown; response: Response }>
+    | { data?: T; error?: unknown; response: Response },
+): Promise<T> {
+  const { data, error, response } = await call;
+  if (!response.ok) throw new PartnerApiError(response, error);
+  return data as T;
+}

@@ -1,0 +1,130 @@
+import { and, eq, lt } from 'drizzle-orm';
+import type { Tx } from '../../db/client.js';
+import { accounts, esims } from '../../db/schema/index.js';
+import { presentPartnerEsim, presentPartnerOrder } from '../../http/shared/order-presenters.js';
+import { presentPartnerWallet } from '../../http/shared/partner-wallet.js';
+import { centsToUsd } from '../../lib/money.js';
+import type { EsimRow, OrderRow } from '../orders/ports.js';
+import { livemodeOf, type EventOutbox } from './outbox.js';
+
+/** eSIM usage thresholds announced by esim.usage_threshold, each once per eSIM. */
+export const USAGE_THRESHOLDS = [80, 100] as const;
+
+/** What a change of a wallet balance looked like (the ledger reports every posting). */
+export interface BalanceChange {
+  accountId: string;
+  beforeCents: number;
+  afterCents: number;
+  /** false: the test wallet moved. */
+  livemode: boolean;
+}
+
+/** Percent of the volume used; a DEPLETED eSIM counts as 100 % whatever the last reading said. */
+export function usagePercent(esim: Pick<EsimRow, 'status' | 'dataUsageMb' | 'totalVolumeMb'>): number {
+  if (esim.status === 'DEPLETED') return 100;
+  if (esim.totalVolumeMb <= 0) return 0;
+  return (esim.dataUsageMb / esim.totalVolumeMb) * 100;
+}
+
+/**
+ * The partner events, each built from the Partner API's own presenters and written through the
+ * outbox in the caller's transaction. Every method takes that transaction.
+ */
+export function createPartnerEvents(deps: { outbox: EventOutbox; publicBaseUrl: string }) {
+  const { outbox, publicBaseUrl } = deps;
+
+  function orderData(order: OrderRow, orderEsims: EsimRow[]): Record<string, unknown> {
+    return presentPartnerOrder(order, orderEsims, publicBaseUrl, true);
+  }
+
+  return {
+    async orderCompleted(tx: Tx, order: OrderRow, orderEsims: EsimRow[]): Promise<void> {
+      await outbox.emitEvent(tx, {
+        accountId: order.accountId,
+        type: 'order.completed',
+        livemode: livemodeOf(order),
+        data: orderData(order, orderEsims),
+      });
+    },
+
+    /** Charged, no eSIM yet, retries running. */
+    async orderFulfillmentFailed(tx: Tx, order: OrderRow): Promise<void> {
+      await outbox.emitEvent(tx, {
+        accountId: order.accountId,
+        type: 'order.fulfillment_failed',
+        livemode: livemodeOf(order),
+        data: orderData(order, []),
+      });
+    },
+
+    async orderRefunded(tx: Tx, order: OrderRow, orderEsims: EsimRow[] = []): Promise<void> {
+      await outbox.emitEvent(tx, {
+        accountId: order.accountId,
+        type: 'order.refunded',
+        livemode: livemodeOf(order),
+        data: orderData(order, orderEsims),
+      });
+    },
+
+    /**
+     * Call after storing a usage reading or status of `esimId`: announces each threshold the eSIM
+     * has reached and not announced yet. The conditional UPDATE claims a threshold, so two
+     * concurrent readings announce it once.
+     */
+    async usageChanged(tx: Tx, esimId: string): Promise<void> {
+      const [esim] = await tx.select().from(esims).where(eq(esims.id, esimId));
+      if (!esim) return;
+      const percent = usagePercent(esim);
+      for (const threshold of USAGE_THRESHOLDS) {
+        if (percent < threshold) break;
+        const [claimed] = await tx
+          .update(esims)
+          .set({ usageThresholdNotified: threshold })
+          .where(and(eq(esims.id, esim.id), lt(esims.usageThresholdNotified, threshold)))
+          .returning();
+        if (!claimed) continue;
+        await outbox.emitEvent(tx, {
+          accountId: esim.accountId,
+          type: 'esim.usage_threshold',
+          livemode: livemodeOf(esim),
+          data: { esim: presentPartnerEsim(claimed, publicBaseUrl, true), thresholdPercent: threshold },
+        });
+      }
+    },
+
+    async topUpSucceeded(
+      tx: Tx,
+      input: { accountId: string; amountCents: number; paymentId: string; livemode?: boolean },
+    ): Promise<void> {
+      const [account] = await tx.select().from(accounts).where(eq(accounts.id, input.accountId));
+      if (!account) return;
+      await outbox.emitEvent(tx, {
+        accountId: input.accountId,
+        type: 'wallet.topup_succeeded',
+        livemode: input.livemode ?? true,
+        data: {
+          wallet: presentPartnerWallet(account, input.livemode ?? true),
+          amountUsd: centsToUsd(input.amountCents),
+          paymentId: input.paymentId,
+        },
+      });
+    },
+
+    /** Ledger observer: a posting that takes the balance from ≥ threshold to below it. */
+    async balanceChanged(tx: Tx, change: BalanceChange): Promise<void> {
+      if (change.afterCents >= change.beforeCents) return;
+      const [account] = await tx.select().from(accounts).where(eq(accounts.id, change.accountId));
+      if (!account) return;
+      const threshold = account.lowBalanceThresholdCents;
+      if (!(change.beforeCents >= threshold && change.afterCents < threshold)) return;
+      await outbox.emitEvent(tx, {
+        accountId: account.id,
+        type: 'wallet.low_balance',
+        livemode: change.livemode,
+        data: { wallet: presentPartnerWallet(account, change.livemode) },
+      });
+    },
+  };
+}
+
+export type PartnerEvents = ReturnType<typeof createPartnerEvents>;

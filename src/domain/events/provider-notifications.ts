@@ -1,0 +1,231 @@
+import { createHash } from 'node:crypto';
+import { desc, eq } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client.js';
+import { esims, orders, providerNotifications } from '../../db/schema/index.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import type { JobHandlers } from '../../jobs/worker.js';
+import type { Clock } from '../../lib/clock.js';
+import { randomBase62 } from '../../lib/crypto.js';
+import { esimAccessUnits } from '../../providers/esim/esimaccess/client.js';
+import { mapEsimAccessStatus } from '../../providers/esim/esimaccess/profiles.js';
+import { AppError } from '../errors.js';
+import type { EsimRow } from '../orders/ports.js';
+import type { PartnerEvents } from './partner-events.js';
+
+/**
+ * An eSIM Access webhook body (shared/research/providers-and-peers.md §2.11):
+ * `{ notifyType, notifyId, eventGenerateTime, content: {…} }`. The sandbox provider emits the same.
+ */
+export interface EsimAccessNotification {
+  notifyType: string;
+  notifyId?: string;
+  eventGenerateTime?: string;
+  content?: Record<string, unknown>;
+}
+
+export type NotificationOutcome =
+  | 'duplicate'
+  | 'health_check'
+  | 'fulfillment_queued'
+  | 'usage_updated'
+  | 'status_updated'
+  | 'validity_updated'
+  | 'unknown_order'
+  | 'unknown_esim'
+  | 'ignored';
+
+export const ESIM_ORDER_READY_JOB = 'esim.order-ready';
+export const SANDBOX_NOTIFY_JOB = 'sandbox.esim.notify';
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+const num = (v: unknown): number | undefined => {
+  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+  return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : undefined;
+};
+
+/** Where eSIM statuses sit in a profile's life; a late notification never moves an eSIM back. */
+const RANK: Record<EsimRow['status'], number> = {
+  PENDING: 0,
+  ACTIVE: 1,
+  DEPLETED: 2,
+  EXPIRED: 3,
+  CANCELLED: 3,
+};
+
+export function parseNotification(body: unknown): EsimAccessNotification {
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw new AppError('VALIDATION_ERROR', 'Body must be a JSON object');
+  const b = body as Record<string, unknown>;
+  const notifyType = str(b.notifyType);
+  if (!notifyType) throw new AppError('VALIDATION_ERROR', 'notifyType is missing', { field: 'notifyType' });
+  const content = b.content && typeof b.content === 'object' ? (b.content as Record<string, unknown>) : {};
+  return {
+    notifyType,
+    notifyId: str(b.notifyId),
+    eventGenerateTime: str(b.eventGenerateTime),
+    content,
+  };
+}
+
+/**
+ * Consumes eSIM provider notifications (ORDER_STATUS, ESIM_STATUS, DATA_USAGE, VALIDITY_USAGE):
+ * each is claimed once by (provider, notifyId) — a replay changes nothing — and applied in the
+ * same transaction, raising the partner events it implies (esim.usage_threshold).
+ */
+export function createProviderNotifications(deps: {
+  db: Db;
+  clock: Clock;
+  queue: JobQueue;
+  events: PartnerEvents;
+}) {
+  const { db, clock, queue, events } = deps;
+
+  async function findEsim(tx: Tx, content: Record<string, unknown>): Promise<EsimRow | undefined> {
+    const ref = str(content.esimTranNo);
+    if (ref) {
+      const [row] = await tx.select().from(esims).where(eq(esims.providerRef, ref));
+      if (row) return row;
+    }
+    const iccid = str(content.iccid);
+    if (!iccid) return undefined;
+    // ICCIDs can be reused upstream: the newest eSIM with it is the one in service.
+    const [row] = await tx
+      .select()
+      .from(esims)
+      .where(eq(esims.iccid, iccid))
+      .orderBy(desc(esims.createdAt))
+      .limit(1);
+    return row;
+  }
+
+  async function orderStatus(tx: Tx, content: Record<string, unknown>): Promise<NotificationOutcome> {
+    const orderId = str(content.transactionId);
+    if (str(content.orderStatus) !== 'GOT_RESOURCE' || !orderId) return 'ignored';
+    const [order] = await tx.select().from(orders).where(eq(orders.id, orderId));
+    if (!order) return 'unknown_order';
+    if (order.status !== 'PROCESSING') return 'ignored';
+    // Profiles are ready: fetch them now instead of waiting for the next scheduled retry.
+    await queue.enqueue(tx, {
+      kind: ESIM_ORDER_READY_JOB,
+      payload: { orderId },
+      maxAttempts: 1,
+      dedupeKey: `order-ready:${orderId}`,
+    });
+    return 'fulfillment_queued';
+  }
+
+  async function esimStatus(tx: Tx, content: Record<string, unknown>): Promise<NotificationOutcome> {
+    const esim = await findEsim(tx, content);
+    if (!esim) return 'unknown_esim';
+    const vendorStatus = str(content.esimStatus);
+    if (!vendorStatus) return 'ignored';
+    const status = mapEsimAccessStatus(vendorStatus);
+    // A top-up revives a DEPLETED eSIM; anything else only moves forward.
+    const revived = esim.status === 'DEPLETED' && status === 'ACTIVE';
+    if (RANK[status] <= RANK[esim.status] && !revived) return 'ignored';
+    const now = clock.now();
+    await tx
+      .update(esims)
+      .set({
+        status,
+        ...(status === 'ACTIVE' && !esim.activatedAt ? { activatedAt: now } : {}),
+        updatedAt: now,
+      })
+      .where(eq(esims.id, esim.id));
+    await events.usageChanged(tx, esim.id);
+    return 'status_updated';
+  }
+
+  async function dataUsage(tx: Tx, content: Record<string, unknown>): Promise<NotificationOutcome> {
+    const esim = await findEsim(tx, content);
+    if (!esim) return 'unknown_esim';
+    const used = num(content.orderUsage);
+    const total = num(content.totalVolume);
+    if (used === undefined || total === undefined) return 'ignored';
+    const now = clock.now();
+    await tx
+      .update(esims)
+      .set({
+        dataUsageMb: esimAccessUnits.bytesToMb(used),
+        totalVolumeMb: esimAccessUnits.bytesToMb(total),
+        usageCheckedAt: now,
+        updatedAt: now,
+      })
+      .where(eq(esims.id, esim.id));
+    await events.usageChanged(tx, esim.id);
+    return 'usage_updated';
+  }
+
+  async function validityUsage(tx: Tx, content: Record<string, unknown>): Promise<NotificationOutcome> {
+    const esim = await findEsim(tx, content);
+    if (!esim) return 'unknown_esim';
+    const expiresAt = esimAccessUnits.parseTime(str(content.expiredTime));
+    if (!expiresAt) return 'ignored';
+    await tx.update(esims).set({ expiresAt, updatedAt: clock.now() }).where(eq(esims.id, esim.id));
+    return 'validity_updated';
+  }
+
+  async function decide(tx: Tx, n: EsimAccessNotification): Promise<NotificationOutcome> {
+    const content = n.content ?? {};
+    switch (n.notifyType) {
+      case 'CHECK_HEALTH':
+        return 'health_check';
+      case 'ORDER_STATUS':
+        return orderStatus(tx, content);
+      case 'ESIM_STATUS':
+        return esimStatus(tx, content);
+      case 'DATA_USAGE':
+        return dataUsage(tx, content);
+      case 'VALIDITY_USAGE':
+        return validityUsage(tx, content);
+      default:
+        return 'ignored';
+    }
+  }
+
+  /** Applies one notification once; `provider` is `esimaccess` or `sandbox`. */
+  async function apply(provider: string, body: unknown): Promise<NotificationOutcome> {
+    const n = parseNotification(body);
+    // Without a notifyId the body itself is the identity, so a byte-identical replay is still a no-op.
+    const notifyId =
+      n.notifyId ?? `sha256:${createHash('sha256').update(JSON.stringify(body)).digest('hex')}`;
+    return db.transaction(async (tx) => {
+      const rowId = `pnt_${randomBase62(20)}`;
+      const [claimed] = await tx
+        .insert(providerNotifications)
+        .values({ id: rowId, provider, notifyId, type: n.notifyType, payload: body, receivedAt: clock.now() })
+        .onConflictDoNothing({ target: [providerNotifications.provider, providerNotifications.notifyId] })
+        .returning({ id: providerNotifications.id });
+      if (!claimed) return 'duplicate' as const;
+      const outcome = await decide(tx, n);
+      await tx.update(providerNotifications).set({ outcome }).where(eq(providerNotifications.id, rowId));
+      return outcome;
+    });
+  }
+
+  function registerJobs(handlers: JobHandlers, fulfill: (orderId: string) => Promise<unknown>): void {
+    handlers[ESIM_ORDER_READY_JOB] = {
+      async run(job) {
+        const orderId = job.payload.orderId;
+        // Best effort: the order's own fulfillment job keeps retrying if this attempt fails.
+        if (typeof orderId === 'string') await fulfill(orderId);
+      },
+    };
+    handlers[SANDBOX_NOTIFY_JOB] = {
+      run: async (job) => {
+        // One job per "connection": its notifications are applied in the order they were sent.
+        const batch = Array.isArray(job.payload.notifications) ? job.payload.notifications : [job.payload];
+        for (const notification of batch) await apply('sandbox', notification);
+      },
+    };
+  }
+
+  /** How the sandbox provider "sends" a webhook: a job that runs the same consumer. */
+  async function sandboxNotify(...notifications: EsimAccessNotification[]): Promise<void> {
+    await queue.enqueue(db, { kind: SANDBOX_NOTIFY_JOB, payload: { notifications } });
+  }
+
+  return { apply, registerJobs, sandboxNotify };
+}
+
+export type ProviderNotifications = ReturnType<typeof createProviderNotifications>;
