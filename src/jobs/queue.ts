@@ -14,8 +14,12 @@ export interface EnqueueOptions {
   dedupeKey?: string;
 }
 
-/** How long a claimed job is ours before another worker may assume we crashed and take it. */
-const LEASE_MS = 5 * 60 * 1000;
+/**
+ * How long a claimed job is ours before another worker may assume we crashed and take it. The
+ * worker renews the lease while the job runs (every LEASE_MS / 3), so a long job keeps it and a
+ * job of a killed process is picked up again about a minute after the crash.
+ */
+export const LEASE_MS = 60 * 1000;
 
 export interface JobQueue {
   /** Call with the transaction of the change that needs the job, so both commit or neither. */
@@ -23,6 +27,8 @@ export interface JobQueue {
   /** Claims up to `limit` due jobs (or jobs whose worker's lease ran out) for `workerId`. */
   claim(workerId: string, limit: number): Promise<Job[]>;
   complete(job: Job): Promise<void>;
+  /** Renews the lease of a job this worker still holds. */
+  extend(job: Job): Promise<void>;
   /** Schedules a retry at `retryAt`, or marks the job failed when `retryAt` is null. */
   fail(job: Job, error: string, retryAt: Date | null): Promise<void>;
 }
@@ -94,6 +100,14 @@ export function createJobQueue(deps: { db: Db; clock: Clock }): JobQueue {
           updatedAt: clock.now(),
         })
         .where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, job.lockedBy ?? '')));
+    },
+
+    async extend(job) {
+      const now = clock.now();
+      await db
+        .update(jobs)
+        .set({ lockedUntil: new Date(now.getTime() + LEASE_MS), updatedAt: now })
+        .where(and(eq(jobs.id, job.id), eq(jobs.status, 'running'), eq(jobs.lockedBy, job.lockedBy ?? '')));
     },
 
     async fail(job, error, retryAt) {

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { randomBase62 } from '../lib/crypto.js';
 import type { Clock } from '../lib/clock.js';
-import type { Job, JobQueue } from './queue.js';
+import { LEASE_MS, type Job, type JobQueue } from './queue.js';
 
 export interface JobHandler {
   run(job: Job): Promise<void>;
@@ -26,9 +26,12 @@ export function createWorker(deps: {
   log: FastifyBaseLogger;
   concurrency: number;
   pollIntervalMs: number;
+  /** How long stop() waits for jobs in flight; a job still running then keeps its lease and is retried. */
+  stopTimeoutMs?: number;
 }) {
   const workerId = `w_${randomBase62(10)}`;
   let running = false;
+  let stopping = false;
   let timer: NodeJS.Timeout | undefined;
   let loop: Promise<void> | undefined;
   let wake: (() => void) | undefined;
@@ -39,10 +42,17 @@ export function createWorker(deps: {
       await deps.queue.fail(job, `no handler for job kind ${job.kind}`, null);
       return;
     }
+    // Keep the lease while the job runs, so only a dead worker's jobs are taken over.
+    const heartbeat = setInterval(() => {
+      deps.queue.extend(job).catch(() => undefined);
+    }, LEASE_MS / 3);
+    heartbeat.unref();
     try {
       await handler.run(job);
+      clearInterval(heartbeat);
       await deps.queue.complete(job);
     } catch (err) {
+      clearInterval(heartbeat);
       const error = err instanceof Error ? err : new Error(String(err));
       const attempts = job.attempts + 1;
       const exhausted = attempts >= job.maxAttempts;
@@ -63,15 +73,16 @@ export function createWorker(deps: {
     }
   }
 
-  /** Claims and runs due jobs until none are left; returns how many ran. */
+  /** Claims and runs due jobs until none are left (or stop() was called); returns how many ran. */
   async function runDue(): Promise<number> {
     let total = 0;
-    for (;;) {
+    while (!stopping) {
       const batch = await deps.queue.claim(workerId, deps.concurrency);
       if (batch.length === 0) return total;
       await Promise.all(batch.map(runJob));
       total += batch.length;
     }
+    return total;
   }
 
   return {
@@ -80,6 +91,7 @@ export function createWorker(deps: {
     start() {
       if (running) return;
       running = true;
+      stopping = false;
       loop = (async () => {
         while (running) {
           try {
@@ -96,12 +108,27 @@ export function createWorker(deps: {
         }
       })();
     },
-    /** Lets a job in flight finish, then stops polling. */
+    /**
+     * Stops claiming, lets the jobs in flight finish (up to stopTimeoutMs), then resolves. A job
+     * cut off by the timeout is not lost: its lease runs out and any worker runs it again.
+     */
     async stop() {
       running = false;
+      stopping = true;
       if (timer) clearTimeout(timer);
       wake?.();
-      await loop;
+      if (!loop) return;
+      const current = loop;
+      if (deps.stopTimeoutMs === undefined) return void (await current);
+      let limit: NodeJS.Timeout | undefined;
+      const timedOut = await Promise.race([
+        current.then(() => false),
+        new Promise<boolean>((resolve) => {
+          limit = setTimeout(() => resolve(true), deps.stopTimeoutMs);
+        }),
+      ]);
+      clearTimeout(limit);
+      if (timedOut) deps.log.warn('worker stopped with jobs still running; their leases will expire');
     },
   };
 }

@@ -1,0 +1,177 @@
+import { and, eq, isNotNull, lt, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { idempotencyKeys, jobs, passwordResetTokens, payments, sessions } from '../../db/schema/index.js';
+import type { JobHandlers } from '../../jobs/worker.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import { DAY, HOUR, MINUTE, type Clock } from '../../lib/clock.js';
+import { IDEMPOTENCY_WINDOW_MS } from '../../http/shared/idempotency.js';
+import { formatReport, reconcile, type ReconcileReport } from './reconcile.js';
+
+export const OPS_JOBS = { retention: 'ops.retention', reconcile: 'ops.reconcile' } as const;
+
+/** How often retention and payment expiry run, and how often the books are reconciled (00:00 UTC). */
+export const RETENTION_INTERVAL_MS = 15 * MINUTE;
+export const RECONCILE_INTERVAL_MS = DAY;
+
+const nextBoundary = (at: Date, intervalMs: number) =>
+  new Date((Math.floor(at.getTime() / intervalMs) + 1) * intervalMs);
+
+/**
+ * Hosted-payment session lifetimes, as the providers define them (the sandbox imitates each):
+ * a Stripe Checkout Session expires 24 h after creation; a Cryptomus invoice at its `expired_at`
+ * (default lifetime 1 h). A payment still pending EXPIRY_MARGIN after that is closed as expired,
+ * and its order cancelled. The margin leaves time for the provider's own final webhook; a payment
+ * that still arrives later is credited to the wallet like any late payment.
+ */
+export const CARD_SESSION_LIFETIME_MS = 24 * HOUR;
+export const CRYPTO_INVOICE_DEFAULT_LIFETIME_MS = HOUR;
+export const EXPIRY_MARGIN_MS = 10 * MINUTE;
+
+/** Rows deleted (or payments expired) by one retention run. */
+export interface RetentionResult {
+  jobs: number;
+  sessions: number;
+  resetTokens: number;
+  idempotencyKeys: number;
+  expiredPayments: number;
+}
+
+type Logger = {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+};
+
+export function createMaintenance(deps: {
+  db: Db;
+  clock: Clock;
+  queue: JobQueue;
+  log: Logger;
+  /** Finished (done) jobs older than this are deleted; failed jobs stay for the operator. */
+  jobRetentionMs: number;
+  expirePayment: (paymentId: string) => Promise<boolean>;
+  reconcileOptions?: Omit<Parameters<typeof reconcile>[0], 'db' | 'clock'>;
+}) {
+  const { db, clock } = deps;
+
+  /** Pending payments whose provider session has ended (oldest first, bounded per run). */
+  async function abandonedPayments(now: Date): Promise<string[]> {
+    const cardCutoff = new Date(now.getTime() - CARD_SESSION_LIFETIME_MS - EXPIRY_MARGIN_MS);
+    const cryptoEnds = sql`coalesce(
+      to_timestamp(case when ${payments.providerData}->>'expired_at' ~ '^[0-9]{1,12}$'
+        then (${payments.providerData}->>'expired_at')::bigint end),
+      ${payments.createdAt} + ${`${CRYPTO_INVOICE_DEFAULT_LIFETIME_MS} milliseconds`}::interval)`;
+    const rows = await db
+      .select({ id: payments.id })
+      .from(payments)
+      .where(
+        and(
+          eq(payments.status, 'pending'),
+          or(
+            and(eq(payments.method, 'card'), lt(payments.createdAt, cardCutoff)),
+            and(
+              eq(payments.method, 'crypto'),
+              sql`${cryptoEnds} < ${new Date(now.getTime() - EXPIRY_MARGIN_MS)}`,
+            ),
+          ),
+        ),
+      )
+      .orderBy(payments.createdAt)
+      .limit(500);
+    return rows.map((r) => r.id);
+  }
+
+  async function runRetention(): Promise<RetentionResult> {
+    const now = clock.now();
+    const deleted = async (query: Promise<unknown[]>) => (await query).length;
+    const result: RetentionResult = {
+      jobs: await deleted(
+        db
+          .delete(jobs)
+          .where(
+            and(eq(jobs.status, 'done'), lt(jobs.updatedAt, new Date(now.getTime() - deps.jobRetentionMs))),
+          )
+          .returning({ id: jobs.id }),
+      ),
+      sessions: await deleted(
+        db.delete(sessions).where(lt(sessions.expiresAt, now)).returning({ id: sessions.id }),
+      ),
+      resetTokens: await deleted(
+        db
+          .delete(passwordResetTokens)
+          .where(or(isNotNull(passwordResetTokens.usedAt), lt(passwordResetTokens.expiresAt, now)))
+          .returning({ id: passwordResetTokens.tokenHash }),
+      ),
+      idempotencyKeys: await deleted(
+        db
+          .delete(idempotencyKeys)
+          .where(lt(idempotencyKeys.createdAt, new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS)))
+          .returning({ key: idempotencyKeys.key }),
+      ),
+      expiredPayments: 0,
+    };
+    for (const id of await abandonedPayments(now)) {
+      if (await deps.expirePayment(id)) result.expiredPayments++;
+    }
+    return result;
+  }
+
+  async function runReconcile(): Promise<ReconcileReport> {
+    const report = await reconcile({ db, clock, ...deps.reconcileOptions });
+    const summary = { accounts: report.accounts, orders: report.orders, problems: report.problems.length };
+    if (report.ok) deps.log.info(summary, 'reconcile OK');
+    else deps.log.error({ ...summary, report: formatReport(report) }, 'reconcile FAILED');
+    return report;
+  }
+
+  /** One job per time slot; the dedupe key keeps several instances from piling up copies. */
+  async function schedule(kind: string, intervalMs: number, at: Date): Promise<void> {
+    await deps.queue.enqueue(db, {
+      kind,
+      runAt: at,
+      dedupeKey: `${kind}:${Math.floor(at.getTime() / intervalMs)}`,
+    });
+  }
+
+  return {
+    runRetention,
+    runReconcile,
+    /** Registers both periodic jobs; each re-enqueues itself for its next slot. */
+    register(handlers: JobHandlers) {
+      handlers[OPS_JOBS.retention] = {
+        async run() {
+          try {
+            const result = await runRetention();
+            deps.log.info({ ...result }, 'retention run');
+          } finally {
+            await schedule(
+              OPS_JOBS.retention,
+              RETENTION_INTERVAL_MS,
+              nextBoundary(clock.now(), RETENTION_INTERVAL_MS),
+            );
+          }
+        },
+      };
+      handlers[OPS_JOBS.reconcile] = {
+        async run() {
+          try {
+            await runReconcile();
+          } finally {
+            await schedule(
+              OPS_JOBS.reconcile,
+              RECONCILE_INTERVAL_MS,
+              nextBoundary(clock.now(), RECONCILE_INTERVAL_MS),
+            );
+          }
+        },
+      };
+    },
+    /** At start-up: retention now, reconciliation at the next 00:00 UTC (then daily). */
+    async scheduleAll(): Promise<void> {
+      const now = clock.now();
+      await schedule(OPS_JOBS.retention, RETENTION_INTERVAL_MS, now);
+      await schedule(OPS_JOBS.reconcile, RECONCILE_INTERVAL_MS, nextBoundary(now, RECONCILE_INTERVAL_MS));
+    },
+  };
+}
+
+export type Maintenance = ReturnType<typeof createMaintenance>;

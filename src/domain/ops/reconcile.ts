@@ -1,0 +1,215 @@
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/client.js';
+import { accounts, esims, orders, walletTransactions } from '../../db/schema/index.js';
+import type { Clock } from '../../lib/clock.js';
+
+/** One thing reconciliation found wrong; `check` is stable (alerts and tests match on it). */
+export interface ReconcileProblem {
+  check:
+    | 'balance_mismatch'
+    | 'negative_balance'
+    | 'charge_mismatch'
+    | 'completed_without_esims'
+    | 'refund_mismatch'
+    | 'stuck_processing'
+    | 'charged_but_not_sold';
+  /** `live` unless the check is about another wallet of the same account (see WALLETS). */
+  mode: string;
+  accountId: string;
+  orderId?: string;
+  message: string;
+}
+
+export interface ReconcileReport {
+  ok: boolean;
+  checkedAt: string;
+  accounts: number;
+  orders: number;
+  problems: ReconcileProblem[];
+}
+
+/**
+ * A wallet to reconcile: the balance column and which ledger rows belong to it. The service has
+ * one (live) wallet per account; another mode (for example a test wallet) adds one entry with
+ * its own balance column and ledger filter, and every balance check runs for it too.
+ */
+export interface WalletDefinition {
+  mode: string;
+  balance: PgColumn;
+  /** Ledger rows of this wallet; undefined: all of them. */
+  ledger?: SQL;
+  /** Orders paid from this wallet; undefined: all of them. */
+  orders?: SQL;
+}
+
+export const WALLETS: WalletDefinition[] = [
+  { mode: 'live', balance: accounts.walletBalanceCents, ledger: eq(walletTransactions.livemode, true) },
+  { mode: 'test', balance: accounts.testWalletBalanceCents, ledger: eq(walletTransactions.livemode, false) },
+];
+
+/** A PROCESSING order this much older than its last change is reported as stuck. */
+export const DEFAULT_STUCK_AFTER_MS = 6 * 60 * 60 * 1000;
+
+const n = (v: unknown) => Number(v ?? 0);
+const usd = (cents: number) => (cents / 100).toFixed(2);
+
+/**
+ * The books, checked from the database alone (read-only):
+ * - every account's balance equals the sum of its ledger rows, and is not negative;
+ * - every order was charged exactly its amount once it left AWAITING_PAYMENT/CANCELLED, and a
+ *   charged order has its eSIMs (COMPLETED), its refund (REFUNDED) or is still being fulfilled
+ *   (PROCESSING, and not for longer than `stuckAfterMs`).
+ */
+export async function reconcile(deps: {
+  db: Db;
+  clock: Clock;
+  stuckAfterMs?: number;
+  wallets?: WalletDefinition[];
+}): Promise<ReconcileReport> {
+  const { db } = deps;
+  const now = deps.clock.now();
+  const stuckBefore = new Date(now.getTime() - (deps.stuckAfterMs ?? DEFAULT_STUCK_AFTER_MS));
+  const problems: ReconcileProblem[] = [];
+
+  const [{ count: accountCount } = { count: 0 }] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(accounts);
+
+  for (const wallet of deps.wallets ?? WALLETS) {
+    const ledgerSum = sql<string>`coalesce(sum(${walletTransactions.amountCents}), 0)`;
+    const rows = await db
+      .select({ accountId: accounts.id, balance: wallet.balance, ledger: ledgerSum })
+      .from(accounts)
+      .leftJoin(
+        walletTransactions,
+        and(eq(walletTransactions.accountId, accounts.id), wallet.ledger ?? sql`true`),
+      )
+      .groupBy(accounts.id, wallet.balance)
+      .having(sql`${wallet.balance} <> ${ledgerSum} or ${wallet.balance} < 0`);
+    for (const row of rows) {
+      const balance = n(row.balance);
+      const ledger = n(row.ledger);
+      if (balance !== ledger) {
+        problems.push({
+          check: 'balance_mismatch',
+          mode: wallet.mode,
+          accountId: row.accountId,
+          message: `balance ${usd(balance)} USD but its ledger sums to ${usd(ledger)} USD`,
+        });
+      }
+      if (balance < 0) {
+        problems.push({
+          check: 'negative_balance',
+          mode: wallet.mode,
+          accountId: row.accountId,
+          message: `negative balance ${usd(balance)} USD`,
+        });
+      }
+    }
+  }
+
+  // Per order: what the ledger charged and refunded for it, and how many eSIMs it has.
+  const charged = sql<string>`coalesce(-sum(${walletTransactions.amountCents}) filter (where ${walletTransactions.kind} = 'purchase'), 0)`;
+  const refunded = sql<string>`coalesce(sum(${walletTransactions.amountCents}) filter (where ${walletTransactions.kind} = 'refund'), 0)`;
+  const esimCount = sql<string>`(select count(*) from ${esims} where ${esims.orderId} = ${orders.id})`;
+  const [{ count: orderCount } = { count: 0 }] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(orders);
+  const orderRows = await db
+    .select({
+      id: orders.id,
+      orderNumber: orders.orderNumber,
+      accountId: orders.accountId,
+      status: orders.status,
+      amountCents: orders.amountCents,
+      quantity: orders.quantity,
+      topUpEsimId: orders.topUpEsimId,
+      updatedAt: orders.updatedAt,
+      charged,
+      refunded,
+      esimCount,
+    })
+    .from(orders)
+    .leftJoin(
+      walletTransactions,
+      and(
+        eq(walletTransactions.orderId, orders.id),
+        sql`${walletTransactions.kind} in ('purchase', 'refund')`,
+      ),
+    )
+    .groupBy(orders.id)
+    .having(
+      sql`case ${orders.status}
+        when 'COMPLETED' then ${charged} <> ${orders.amountCents} or ${refunded} <> 0
+          or (${orders.topUpEsimId} is null and ${esimCount} < ${orders.quantity})
+        when 'REFUNDED' then ${charged} <> ${orders.amountCents} or ${refunded} <> ${orders.amountCents}
+        when 'PROCESSING' then ${charged} <> ${orders.amountCents} or ${refunded} <> 0
+          or ${orders.updatedAt} < ${stuckBefore}
+        else ${charged} <> 0 or ${refunded} <> 0
+      end`,
+    );
+
+  for (const o of orderRows) {
+    const c = n(o.charged);
+    const r = n(o.refunded);
+    const base = { mode: 'live', accountId: o.accountId, orderId: o.id };
+    const label = `order ${o.orderNumber} (${o.status}, ${usd(o.amountCents)} USD)`;
+    if (o.status === 'AWAITING_PAYMENT' || o.status === 'CANCELLED') {
+      problems.push({
+        ...base,
+        check: 'charged_but_not_sold',
+        message: `${label} charged ${usd(c)} USD, refunded ${usd(r)} USD`,
+      });
+      continue;
+    }
+    if (c !== o.amountCents) {
+      problems.push({ ...base, check: 'charge_mismatch', message: `${label} charged ${usd(c)} USD` });
+    }
+    if (o.status === 'COMPLETED' && r !== 0) {
+      problems.push({ ...base, check: 'refund_mismatch', message: `${label} also refunded ${usd(r)} USD` });
+    }
+    if (o.status === 'COMPLETED' && !o.topUpEsimId && n(o.esimCount) < o.quantity) {
+      problems.push({
+        ...base,
+        check: 'completed_without_esims',
+        message: `${label} has ${n(o.esimCount)} of ${o.quantity} eSIMs`,
+      });
+    }
+    if (o.status === 'REFUNDED' && r !== o.amountCents) {
+      problems.push({ ...base, check: 'refund_mismatch', message: `${label} refunded ${usd(r)} USD` });
+    }
+    if (o.status === 'PROCESSING' && r !== 0) {
+      problems.push({ ...base, check: 'refund_mismatch', message: `${label} refunded ${usd(r)} USD` });
+    }
+    if (o.status === 'PROCESSING' && o.updatedAt < stuckBefore) {
+      problems.push({
+        ...base,
+        check: 'stuck_processing',
+        message: `${label} charged but neither fulfilled nor refunded since ${o.updatedAt.toISOString()}`,
+      });
+    }
+  }
+
+  return {
+    ok: problems.length === 0,
+    checkedAt: now.toISOString(),
+    accounts: accountCount,
+    orders: orderCount,
+    problems,
+  };
+}
+
+/** The report as lines for a terminal or a log: one per problem, then a summary. */
+export function formatReport(report: ReconcileReport): string {
+  const lines = report.problems.map(
+    (p) =>
+      `${p.check} [${p.mode}] account ${p.accountId}${p.orderId ? ` order ${p.orderId}` : ''}: ${p.message}`,
+  );
+  lines.push(
+    report.ok
+      ? `reconcile OK: ${report.accounts} accounts, ${report.orders} orders checked at ${report.checkedAt}`
+      : `reconcile FAILED: ${report.problems.length} problem(s) in ${report.accounts} accounts, ${report.orders} orders at ${report.checkedAt}`,
+  );
+  return lines.join('\n');
+}

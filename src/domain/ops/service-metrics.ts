@@ -1,0 +1,112 @@
+import { sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import { jobs, orders, webhookDeliveries } from '../../db/schema/index.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Metrics } from '../../lib/metrics.js';
+
+/**
+ * Service-wide gauges read from the database at scrape time, and the pool of this process.
+ * Other areas add theirs with `metrics.gauge(...)` / their own counters next to these.
+ */
+export function registerServiceMetrics(metrics: Metrics, deps: { database: Database; clock: Clock }): void {
+  if (!metrics.enabled) return;
+  const { db } = deps.database;
+
+  metrics.gauge('esim_orders', 'Orders by state (service-wide)', ['state'], async () => {
+    const rows = await db
+      .select({ state: orders.status, count: sql<number>`count(*)::int` })
+      .from(orders)
+      .groupBy(orders.status);
+    return rows.map((r) => ({ labels: { state: r.state }, value: Number(r.count) }));
+  });
+
+  async function readJobs() {
+    const now = deps.clock.now();
+    const [row] = await db
+      .select({
+        due: sql<number>`count(*) filter (where ${jobs.status} = 'pending' and ${jobs.runAt} <= ${now})`,
+        scheduled: sql<number>`count(*) filter (where ${jobs.status} = 'pending' and ${jobs.runAt} > ${now})`,
+        running: sql<number>`count(*) filter (where ${jobs.status} = 'running')`,
+        failed: sql<number>`count(*) filter (where ${jobs.status} = 'failed')`,
+        oldestDue: sql<
+          Date | string | null
+        >`min(${jobs.runAt}) filter (where ${jobs.status} = 'pending' and ${jobs.runAt} <= ${now})`,
+      })
+      .from(jobs)
+      .where(sql`${jobs.status} <> 'done'`);
+    const oldest = row?.oldestDue ? new Date(row.oldestDue).getTime() : undefined;
+    return {
+      rows: (['due', 'scheduled', 'running', 'failed'] as const).map((state) => ({
+        state,
+        count: Number(row?.[state] ?? 0),
+      })),
+      oldestDue: oldest === undefined ? 0 : Math.max(0, (now.getTime() - oldest) / 1000),
+    };
+  }
+
+  metrics.gauge(
+    'esim_jobs',
+    'Background jobs by state: due (waiting for a worker), scheduled (future), running, failed (dead letter)',
+    ['state'],
+    async () => (await readJobs()).rows.map((r) => ({ labels: { state: r.state }, value: r.count })),
+  );
+  metrics.gauge(
+    'esim_jobs_oldest_due_age_seconds',
+    'How long the oldest due job has been waiting for a worker (0 when none)',
+    [],
+    async () => [{ value: (await readJobs()).oldestDue }],
+  );
+
+  // Partner webhook deliveries of the last 30 days (events, and their deliveries, are purged after).
+  metrics.gauge(
+    'esim_webhook_deliveries',
+    'Partner webhook deliveries by state: pending (retries running), succeeded, failed (gave up)',
+    ['state'],
+    async () => {
+      const rows = await db
+        .select({ state: webhookDeliveries.status, count: sql<number>`count(*)::int` })
+        .from(webhookDeliveries)
+        .groupBy(webhookDeliveries.status);
+      return rows.map((r) => ({ labels: { state: r.state }, value: Number(r.count) }));
+    },
+  );
+  metrics.gauge(
+    'esim_webhook_oldest_pending_age_seconds',
+    'Age of the oldest partner webhook delivery still pending (0 when none)',
+    [],
+    async () => {
+      const [row] = await db
+        .select({ oldest: sql<Date | string | null>`min(${webhookDeliveries.createdAt})` })
+        .from(webhookDeliveries)
+        .where(sql`${webhookDeliveries.status} = 'pending'`);
+      const oldest = row?.oldest ? new Date(row.oldest).getTime() : undefined;
+      return [
+        { value: oldest === undefined ? 0 : Math.max(0, (deps.clock.now().getTime() - oldest) / 1000) },
+      ];
+    },
+  );
+
+  const pool = deps.database.poolStats;
+  if (pool) {
+    metrics.gauge(
+      'esim_db_pool_connections',
+      'PostgreSQL pool connections of this process',
+      ['state'],
+      async () => {
+        const s = pool();
+        return [
+          { labels: { state: 'total' }, value: s.total },
+          { labels: { state: 'idle' }, value: s.idle },
+          { labels: { state: 'in_use' }, value: s.total - s.idle },
+          { labels: { state: 'max' }, value: s.max },
+        ];
+      },
+    );
+    metrics.gauge(
+      'esim_db_pool_waiting_requests',
+      'Queries of this process waiting for a free pool connection',
+      [],
+      async () => [{ value: pool().waiting }],
+    );
+  }
+}

@@ -1,0 +1,111 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { Job } from '../../jobs/queue.js';
+import { adminErrors, IsoDate, Nullable } from '../shared/schemas.js';
+
+const JobSchema = Type.Object(
+  {
+    id: Type.String({ description: 'Job id (a decimal string)' }),
+    kind: Type.String({ description: 'e.g. order.fulfill, mail.password_reset, catalog.sync' }),
+    status: Type.String({ description: 'pending | running | done | failed (dead letter)' }),
+    attempts: Type.Integer(),
+    maxAttempts: Type.Integer(),
+    lastError: Nullable(Type.String()),
+    payload: Type.Record(Type.String(), Type.Unknown(), {
+      description: 'Job input; values of keys that look like secrets are replaced by [REDACTED]',
+    }),
+    dedupeKey: Nullable(Type.String()),
+    runAt: IsoDate,
+    createdAt: IsoDate,
+    updatedAt: IsoDate,
+  },
+  { title: 'AdminJob' },
+);
+
+const SECRET_KEY = /secret|token|password|signature|api_?key/i;
+
+function redact(payload: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(payload).map(([k, v]) => [k, SECRET_KEY.test(k) ? '[REDACTED]' : v]),
+  );
+}
+
+function present(job: Job): Static<typeof JobSchema> {
+  return {
+    id: String(job.id),
+    kind: job.kind,
+    status: job.status,
+    attempts: job.attempts,
+    maxAttempts: job.maxAttempts,
+    lastError: job.lastError,
+    payload: redact(job.payload ?? {}),
+    dedupeKey: job.dedupeKey,
+    runAt: job.runAt.toISOString(),
+    createdAt: job.createdAt.toISOString(),
+    updatedAt: job.updatedAt.toISOString(),
+  };
+}
+
+/** GET /jobs/failed, GET /jobs/:id, POST /jobs/:id/retry: the job queue's dead letters. */
+export async function adminJobsRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { deadLetter } = app.container;
+  const tags = ['Jobs'];
+  const params = Type.Object({ id: Type.String({ pattern: '^[0-9]{1,15}$' }) });
+
+  r.get(
+    '/jobs/failed',
+    {
+      schema: {
+        tags,
+        summary: 'Dead-lettered background jobs',
+        description:
+          'Jobs whose last attempt failed (or whose kind has no handler), newest failure first. They are kept until retried. Page with `before` = the id of the last job of the previous page.',
+        querystring: Type.Object({
+          kind: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
+          before: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$' })),
+        }),
+        response: { 200: Type.Object({ jobs: Type.Array(JobSchema) }), ...adminErrors(404) },
+      },
+    },
+    async (request) => {
+      const { kind, limit, before } = request.query;
+      const rows = await deadLetter.list({
+        kind,
+        limit,
+        before: before === undefined ? undefined : Number(before),
+      });
+      return { jobs: rows.map(present) };
+    },
+  );
+
+  r.get(
+    '/jobs/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One background job',
+        params,
+        response: { 200: Type.Object({ job: JobSchema }), ...adminErrors(404) },
+      },
+    },
+    async (request) => ({ job: present(await deadLetter.get(Number(request.params.id))) }),
+  );
+
+  r.post(
+    '/jobs/:id/retry',
+    {
+      schema: {
+        tags,
+        summary: 'Send a failed job back to the queue',
+        description:
+          'Only failed jobs (else 409 INVALID_STATE): the job becomes pending, due now, with a fresh set of attempts; audited as `job.retry`. 409 CONFLICT while another job with the same dedupe key is pending or running.',
+        params,
+        response: { 200: Type.Object({ job: JobSchema }), ...adminErrors(404, 409) },
+      },
+    },
+    async (request) => ({ job: present(await deadLetter.retry(Number(request.params.id), request.id)) }),
+  );
+}
