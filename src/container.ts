@@ -4,10 +4,12 @@ import type { Database } from './db/client.js';
 import { createAuditService } from './domain/audit/audit.service.js';
 import { createExchangeRateService } from './domain/catalog/exchange-rates.js';
 import { createCatalogService } from './domain/catalog/catalog.service.js';
+import { warmSearchIndex } from './domain/catalog/destinations.js';
 import { createApiKeyService } from './domain/accounts/api-keys.js';
 import { createAccountService } from './domain/accounts/accounts.service.js';
 import { PASSWORD_RESET_JOB } from './domain/accounts/password-reset.js';
 import { createMailer } from './domain/mail/mailer.js';
+import { createReceipts } from './domain/mail/receipts.js';
 import { createSupportService } from './domain/support/support.service.js';
 import { createDevicesService } from './domain/devices/devices.service.js';
 import { createSessionService } from './domain/sessions/sessions.service.js';
@@ -15,10 +17,22 @@ import { createOrderService } from './domain/orders/orders.service.js';
 import { registerOrderJobs } from './domain/orders/order-jobs.js';
 import { createOrderAdmin } from './domain/orders/order-admin.js';
 import { createEsimProvider } from './providers/esim/registry.js';
+import { createTestModeEsimProvider } from './domain/testmode/test-provider.js';
+import { createTestModeService } from './domain/testmode/testmode.service.js';
 import { createPaymentProviders } from './providers/payments/registry.js';
 import { createPaymentsService } from './domain/payments/payments.service.js';
 import { createWalletService } from './domain/wallet/wallet.service.js';
+import { createEventOutbox } from './domain/events/outbox.js';
+import { createPartnerEvents } from './domain/events/partner-events.js';
+import { createProviderNotifications } from './domain/events/provider-notifications.js';
+import { createWebhooksService } from './domain/webhooks/webhooks.service.js';
+import type { Resolver } from './domain/webhooks/ssrf.js';
+import type { WebhookTransport } from './domain/webhooks/transport.js';
 import { createJobQueue } from './jobs/queue.js';
+import { createDeadLetter } from './jobs/dead-letter.js';
+import { createMaintenance } from './domain/ops/maintenance.js';
+import { registerServiceMetrics } from './domain/ops/service-metrics.js';
+import { createMetrics } from './lib/metrics.js';
 import { createWorker, type JobHandlers } from './jobs/worker.js';
 import type { Clock } from './lib/clock.js';
 import { createRedis } from './lib/redis.js';
@@ -39,6 +53,13 @@ export function createContainer(deps: ContainerDeps) {
   const db = database.db;
 
   const queue = createJobQueue({ db, clock });
+  /** Partner events: the outbox, the typed emitters and the inbound provider notifications. */
+  const outbox = createEventOutbox({ db, queue, clock });
+  const partnerEvents = createPartnerEvents({ outbox, publicBaseUrl: config.publicBaseUrl });
+  const providerNotifications = createProviderNotifications({ db, clock, queue, events: partnerEvents });
+  /** Prometheus metrics (GET /metrics); no-ops unless METRICS_TOKEN is set. */
+  const metrics = createMetrics({ enabled: config.metricsToken !== undefined });
+  registerServiceMetrics(metrics, { database, clock });
   const mailer = createMailer({
     db,
     clock,
@@ -47,9 +68,11 @@ export function createContainer(deps: ContainerDeps) {
     from: config.mail.from,
     onDeliveryError: (error, id) => log.warn({ mailId: id, err: error.message }, 'mail delivery failed'),
   });
+  const receipts = createReceipts({ db, queue, mailer, publicBaseUrl: config.publicBaseUrl });
   const sessions = createSessionService({ db, clock });
   const apiKeys = createApiKeyService({ db, clock });
   const audit = createAuditService({ db, clock });
+  const deadLetter = createDeadLetter({ db, clock, audit });
   const accounts = createAccountService({
     db,
     clock,
@@ -70,7 +93,11 @@ export function createContainer(deps: ContainerDeps) {
     onMailError: (error) => log.warn({ err: String(error) }, 'support mail could not be recorded'),
   });
   const devices = createDevicesService({ db, clock });
-  const providers = { esim: createEsimProvider(config, { db, clock }) };
+  const providers = {
+    esim: createEsimProvider(config, { db, clock, notify: providerNotifications.sandboxNotify }),
+    /** Test-mode orders (svc_test_sk_ keys): always the sandbox, see docs/partner.md "Test mode". */
+    testEsim: createTestModeEsimProvider({ db, clock, latencyMs: config.sandbox.esimLatencyMs }),
+  };
   const paymentProviders = createPaymentProviders(config, { db, clock });
   const payments = createPaymentsService({
     db,
@@ -79,12 +106,16 @@ export function createContainer(deps: ContainerDeps) {
     publicBaseUrl: config.publicBaseUrl,
     exchangeRates,
     providers: paymentProviders,
+    receipts: receipts.scheduler,
+    events: partnerEvents,
+    appUrlSchemes: config.appUrlSchemes,
   });
-  const wallet = createWalletService({ db, clock, audit });
+  const wallet = createWalletService({ db, clock, audit, ledgerObserver: partnerEvents });
 
   /** Background job kinds → handlers; each area adds its own. */
   const jobHandlers: JobHandlers = {};
   jobHandlers[PASSWORD_RESET_JOB] = { run: (job) => accounts.sendPasswordReset(job.payload) };
+  Object.assign(jobHandlers, receipts.jobs);
   const catalog = createCatalogService({
     db,
     clock,
@@ -104,6 +135,7 @@ export function createContainer(deps: ContainerDeps) {
     log,
     concurrency: config.worker.concurrency,
     pollIntervalMs: config.worker.pollIntervalMs,
+    stopTimeoutMs: config.shutdownGraceSeconds * 1000,
   });
 
   const orders = createOrderService({
@@ -112,10 +144,13 @@ export function createContainer(deps: ContainerDeps) {
     queue,
     providers,
     mailer,
+    receipts: receipts.scheduler,
     log,
+    metrics,
     findActivePlan: catalog.findActivePlan,
     support: () => support,
     payments: () => payments,
+    events: partnerEvents,
     settings: {
       publicBaseUrl: config.publicBaseUrl,
       supportEmail: config.supportEmail,
@@ -125,6 +160,7 @@ export function createContainer(deps: ContainerDeps) {
     },
   });
   const orderAdmin = createOrderAdmin({ db, audit, orders });
+  const testMode = createTestModeService({ db, clock, orders });
   const orderJobs = registerOrderJobs({
     db,
     handlers: jobHandlers,
@@ -136,6 +172,28 @@ export function createContainer(deps: ContainerDeps) {
     expirePayment: (paymentId) => payments.expirePayment(paymentId).then(() => undefined),
   });
   payments.setOrderHooks(orders.paymentHooks);
+  const webhookNet: { resolve?: Resolver; transport?: WebhookTransport } = {};
+  const webhooks = createWebhooksService({
+    db,
+    clock,
+    queue,
+    outbox,
+    allowPrivateUrls: config.webhooks.allowPrivateUrls,
+    net: webhookNet,
+    log,
+  });
+  webhooks.registerJobs(jobHandlers);
+  providerNotifications.registerJobs(jobHandlers, (orderId) => orders.fulfillment.attempt(orderId, 'job'));
+  /** Retention, abandoned-payment expiry and the daily reconciliation (docs/operations.md). */
+  const maintenance = createMaintenance({
+    db,
+    clock,
+    queue,
+    log,
+    jobRetentionMs: config.jobRetentionDays * 24 * 60 * 60 * 1000,
+    expirePayment: (paymentId) => payments.expirePayment(paymentId),
+  });
+  maintenance.register(jobHandlers);
 
   /** Extra dependencies GET /ready checks besides the database (Redis adds itself). */
   const redis = config.redisUrl ? createRedis(config.redisUrl, log) : undefined;
@@ -153,7 +211,10 @@ export function createContainer(deps: ContainerDeps) {
   const startupTasks: Array<() => Promise<void>> = [];
   startupTasks.push(() => exchangeRates.seed());
   startupTasks.push(() => catalog.startup());
+  startupTasks.push(async () => warmSearchIndex());
   startupTasks.push(() => orderJobs.scheduleRefresh());
+  startupTasks.push(() => webhooks.schedulePurge());
+  startupTasks.push(() => maintenance.scheduleAll());
   async function startup() {
     for (const task of startupTasks) await task();
   }
@@ -167,7 +228,9 @@ export function createContainer(deps: ContainerDeps) {
     clock,
     log,
     queue,
+    deadLetter,
     mailer,
+    receipts,
     sessions,
     apiKeys,
     accounts,
@@ -178,12 +241,20 @@ export function createContainer(deps: ContainerDeps) {
     catalog,
     orders,
     orderAdmin,
+    testMode,
     providers,
     paymentProviders,
     payments,
     wallet,
+    outbox,
+    partnerEvents,
+    providerNotifications,
+    webhooks,
+    webhookNet,
     jobHandlers,
     worker,
+    maintenance,
+    metrics,
     readinessChecks,
     redis,
   };

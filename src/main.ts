@@ -1,30 +1,40 @@
-import closeWithGrace from 'close-with-grace';
-import { ConfigError, loadConfig } from './config/index.js';
 import { buildApp } from './http/app.js';
+import { configOrExit, onShutdown } from './lifecycle.js';
 
-/** Start-up: config → database + migrations → HTTP + background worker → graceful stop on SIGTERM. */
+/**
+ * Start-up: config → database + migrations → HTTP + background worker → graceful stop on SIGTERM:
+ * stop accepting, let requests in flight and running jobs finish (up to SHUTDOWN_GRACE_SECONDS),
+ * close the database, exit 0.
+ */
 async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`Configuration error: ${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
-
+  const config = configOrExit();
   const app = await buildApp({ config });
+  if (
+    config.esimProvider === 'sandbox' &&
+    (config.cardProvider === 'stripe' || config.cryptoProvider === 'cryptomus')
+  ) {
+    // Allowed (staging with provider test keys), but in production customers would pay real money
+    // for eSIMs that do not exist: docs/security.md.
+    app.log.warn('ESIM_PROVIDER=sandbox beside a real payment provider: eSIMs sold are not real');
+  }
   await app.container.startup();
   if (config.worker.enabled) app.container.worker.start();
 
-  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
-    if (err) app.log.error({ err }, 'shutting down after an error');
-    else app.log.info({ signal }, 'shutting down');
-    // close() stops accepting connections, waits for requests in flight, then runs onClose hooks
-    // (worker stop, database close).
-    await app.close();
+  onShutdown(app.log, config.shutdownGraceSeconds * 1000, async (graceMs) => {
+    // The worker stops claiming now, in parallel with the HTTP drain; app.close() awaits it again.
+    const workerStopped = app.container.worker.stop();
+    // close() stops accepting connections, waits for requests in flight, then runs the onClose
+    // hooks (worker stop, Redis, database). Requests still running after the grace are cut off.
+    const cutOff = setTimeout(() => {
+      app.log.warn('shutdown grace over: closing connections still open');
+      app.server.closeAllConnections();
+    }, graceMs);
+    try {
+      await app.close();
+    } finally {
+      clearTimeout(cutOff);
+    }
+    await workerStopped;
   });
 
   await app.listen({ port: config.port, host: config.host });

@@ -15,6 +15,9 @@ export type DbOrTx = Db | Tx;
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url));
 
+/** Arbitrary constant key of the advisory lock held while migrations run. */
+const MIGRATION_LOCK_ID = 727_100_014;
+
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
@@ -22,6 +25,8 @@ export interface Database {
   ping(): Promise<void>;
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /** Connection pool use (PostgreSQL only; PGlite has one in-process connection). */
+  poolStats?(): { total: number; idle: number; waiting: number; max: number };
 }
 
 export interface DatabaseOptions {
@@ -29,6 +34,8 @@ export interface DatabaseOptions {
   url: string | undefined;
   dataDir: string;
   poolSize?: number;
+  /** PostgreSQL only: how long to wait for a connection (new or from the pool) before failing. */
+  connectTimeoutMs?: number;
 }
 
 /**
@@ -37,24 +44,53 @@ export interface DatabaseOptions {
  */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url && /^postgres(ql)?:/.test(options.url))
-    return openPostgres(options.url, options.poolSize ?? 10);
+    return openPostgres(options.url, options.poolSize ?? 10, options.connectTimeoutMs ?? 3000);
   const { openPglite } = await import('./pglite.js');
   return openPglite(options.url?.startsWith('memory:') ? undefined : options.dataDir);
 }
 
-function openPostgres(url: string, max: number): Database {
-  const pool = new pg.Pool({ connectionString: url, max });
+function openPostgres(url: string, max: number, connectTimeoutMs: number): Database {
+  // A bounded wait for a connection: while the server is down or restarting, requests fail within
+  // connectTimeoutMs (→ 503) instead of queueing; keepAlive notices dead peers.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: connectTimeoutMs,
+    keepAlive: true,
+  });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
+  // Nor may a checked-out one: pg-pool listens for errors only on idle clients, so a server
+  // restart hitting a client between two queries of a transaction would emit an unhandled
+  // 'error' and kill the process. The next query on it fails (→ 503) and release drops it.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   let closed = false;
   return {
     db,
     kind: 'postgres',
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
     ping: async () => {
       await db.execute(sql`select 1`);
     },
-    migrate: () => migratePg(db as never, { migrationsFolder: MIGRATIONS_FOLDER }),
+    migrate: async () => {
+      // Several processes starting together on a fresh database (API instances, workers) would
+      // race to apply the same migrations; a session advisory lock lets one apply them while the
+      // others wait, then find nothing left to do.
+      const client = await pool.connect();
+      try {
+        await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+        try {
+          await migratePg(drizzlePg(client, { schema }) as never, { migrationsFolder: MIGRATIONS_FOLDER });
+        } finally {
+          await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
+        }
+      } finally {
+        client.release();
+      }
+    },
     close: async () => {
       if (closed) return;
       closed = true;

@@ -11,10 +11,16 @@ import { openDatabase, type Database } from '../db/client.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import { adminSurface } from './admin/index.js';
 import { installErrorHandling } from './shared/errors.js';
+import { LOG_REDACT_PATHS, redactQuery, serializeError } from './shared/log-redaction.js';
+import { installSecurityHooks, publicOpenApiDocument, securityServerOptions } from './shared/security.js';
 import { mobileSurface } from './mobile/index.js';
 import { partnerSurface } from './partner/index.js';
 import { sandboxSurface } from './sandbox/index.js';
+import { inboundWebhooksSurface } from './webhooks/index.js';
 import { registerOpenApiDocuments } from './shared/openapi.js';
+import { allSecuritySchemes, routeTransform } from './shared/openapi-contract.js';
+import { installMetrics } from './metrics.js';
+import { registerWebApp } from './web.js';
 import { Type } from '@sinclair/typebox';
 import './types.js';
 
@@ -35,7 +41,7 @@ const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Query values that are secrets when they appear in a URL (reset links, QR tokens). */
 function redactUrl(url: string): string {
-  return url.replace(/([?&](?:token|key|api_key)=)[^&]*/gi, '$1[REDACTED]');
+  return redactQuery(url.replace(/([?&](?:token|key|api_key)=)[^&]*/gi, '$1[REDACTED]'));
 }
 
 export function loggerOptions(config: Readonly<Config>): FastifyServerOptions['logger'] {
@@ -54,10 +60,12 @@ export function loggerOptions(config: Readonly<Config>): FastifyServerOptions['l
         '*.apiKey',
         '*.key',
         '*.secret',
+        ...LOG_REDACT_PATHS,
       ],
       censor: '[REDACTED]',
     },
     serializers: {
+      err: serializeError,
       req: (req: { method: string; url: string; id: string; ip?: string }) => ({
         id: req.id,
         method: req.method,
@@ -88,7 +96,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config),
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: false,
+    trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
+    ...securityServerOptions(),
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
@@ -100,13 +109,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   const ownsDatabase = !options.database;
   const database =
-    options.database ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
+    options.database ??
+    (await openDatabase({
+      url: config.databaseUrl,
+      dataDir: config.dataDir,
+      connectTimeoutMs: config.databaseConnectTimeoutMs,
+    }));
   if (ownsDatabase) await database.migrate();
   const container = createContainer({ config, database, clock: options.clock ?? systemClock, log: app.log });
   options.configure?.(container);
   app.decorate('container', container);
   app.decorateRequest('auth', null);
   app.decorateRequest('partner', null);
+  app.decorateRequest('livemode', true);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -118,12 +133,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   installErrorHandling(app, 'root');
+  installSecurityHooks(app);
   acceptEmptyJsonBodies(app);
+  installMetrics(app);
   await app.register(cookie);
   await app.register(compress, { global: true, threshold: 1024 });
   await app.register(swagger, {
     openapi: {
-      openapi: '3.0.3',
+      openapi: '3.1.0',
       info: {
         title: 'eSIM Resale Service API',
         version: '1.0.0',
@@ -131,18 +148,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           'Mobile/Web API (/api/v1), Partner API (/api/public/v1) and operator API (/api/admin/v1).',
       },
       servers: [{ url: config.publicBaseUrl }],
-      components: {
-        securitySchemes: {
-          sessionToken: { type: 'http', scheme: 'bearer', description: 'Session token from register/login' },
-          sessionCookie: { type: 'apiKey', in: 'cookie', name: 'svc_session' },
-          apiKey: { type: 'http', scheme: 'bearer', description: 'Partner API key svc_live_sk_…' },
-          apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-          adminToken: { type: 'http', scheme: 'bearer', description: 'ADMIN_TOKEN' },
-        },
-      },
+      components: { securitySchemes: allSecuritySchemes },
     },
+    // operationId, security and tags per route: see ./shared/openapi-contract.ts
+    transform: routeTransform,
   });
-  await app.register(scalar, { routePrefix: '/docs' });
+  await app.register(scalar, {
+    routePrefix: '/docs',
+    configuration: { content: () => publicOpenApiDocument(app) },
+  });
 
   app.get(
     '/health',
@@ -174,9 +188,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(mobileSurface, { prefix: '/api/v1' });
   await app.register(partnerSurface, { prefix: '/api/public/v1' });
   if (config.adminToken) await app.register(adminSurface, { prefix: '/api/admin/v1' });
+  await app.register(inboundWebhooksSurface, { prefix: '/webhooks' });
   if (config.cardProvider === 'sandbox' || config.cryptoProvider === 'sandbox') {
     await app.register(sandboxSurface, { prefix: '/sandbox' });
   }
   registerOpenApiDocuments(app);
+  await registerWebApp(app, config.webDistDir);
   return app;
 }

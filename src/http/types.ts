@@ -16,9 +16,17 @@ declare module 'fastify' {
     auth: MobileAuth | null;
     /** Set by the Partner surface's key hook. */
     partner: Account | null;
+    /** Partner surface: false when the request's key is a test-mode key (svc_test_sk_…). */
+    livemode: boolean;
   }
   interface FastifyContextConfig {
     /** Mobile routes: 'required' (default) answers 401 without a session; 'optional' and 'none' do not. */
     auth?: 'required' | 'optional' | 'none';
+    /**
+     * Top-level body fields that are free text: tab, line feed and carriage return are allowed
+     * there; every other string in a body (and every path and query) refuses all control
+     * characters (src/http/shared/security.ts).
+     */
+    freeText?: string[];
   }
 }

@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 /**
  * The shared Redis connection (rate-limit counters). Commands fail fast while Redis is down
  * instead of queueing, so a Redis outage shows up as an error the caller decides about (the
- * rate limiters fail open; GET /ready reports 503) rather than as hanging requests.
+ * rate limiters count in-process; GET /ready reports 503) rather than as hanging requests.
  */
 export function createRedis(url: string, log: FastifyBaseLogger): Redis {
   const redis = new Redis(url, {

@@ -84,6 +84,10 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     DATABASE_URL: 'memory://',
     REDIS_URL: testRedisUrl,
     REDIS_KEY_PREFIX: redisPrefix,
+    // Tests send every request from 127.0.0.1 and register many accounts; the register limit
+    // and app redirect schemes are exercised explicitly in test/http/security/*.
+    REGISTER_RATE_LIMIT: '100000',
+    APP_URL_SCHEMES: 'myapp',
     ...options.env,
   });
   const shared = options.shareWith;

@@ -50,9 +50,10 @@ describe('surfaces, errors and operational endpoints', () => {
       '/api/public/v1/openapi.json',
       '/api/admin/v1/openapi.json',
     ]) {
-      const res = await t.app.inject({ url: path });
+      // The operator contract needs the admin token (issue 10 S5; test/http/security/requests.test.ts).
+      const res = await t.app.inject({ url: path, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
       expect(res.statusCode).toBe(200);
-      expect(res.json().openapi).toBe('3.0.3');
+      expect(res.json().openapi).toBe('3.1.0');
     }
     const docs = await t.app.inject({ url: '/docs/' });
     expect(docs.statusCode).toBe(200);

@@ -81,6 +81,7 @@ beforeAll(async () => {
   t = await buildTestApp({
     env: {
       CRYPTO_PROVIDER: 'cryptomus',
+      CARD_PROVIDER: 'off',
       CRYPTOMUS_MERCHANT_ID: MERCHANT,
       CRYPTOMUS_API_KEY: API_KEY,
       CRYPTOMUS_BASE_URL: `http://127.0.0.1:${port}`,

@@ -92,6 +92,7 @@ beforeAll(async () => {
   t = await buildTestApp({
     env: {
       CARD_PROVIDER: 'stripe',
+      CRYPTO_PROVIDER: 'off',
       STRIPE_SECRET_KEY: SECRET_KEY,
       STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
       STRIPE_API_BASE_URL: `http://127.0.0.1:${port}`,

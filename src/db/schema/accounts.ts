@@ -24,14 +24,30 @@ export const accounts = pgTable(
       .default('ACTIVE'),
     /** USD cents; only the wallet ledger writes it (src/domain/wallet/ledger.ts). */
     walletBalanceCents: bigint('wallet_balance_cents', { mode: 'number' }).notNull().default(0),
+    /** wallet.low_balance fires when a debit takes the balance below this (USD cents). */
+    lowBalanceThresholdCents: bigint('low_balance_threshold_cents', { mode: 'number' })
+      .notNull()
+      .default(5000),
     apiKeyHash: text('api_key_hash').unique(),
     apiKeyPrefix: text('api_key_prefix'),
     apiKeyGeneratedAt: ts('api_key_generated_at'),
+    /** Test mode (docs/partner.md "Test mode"): the svc_test_sk_ key, shown like the live one. */
+    testApiKeyHash: text('test_api_key_hash').unique(),
+    testApiKeyPrefix: text('test_api_key_prefix'),
+    testApiKeyGeneratedAt: ts('test_api_key_generated_at'),
+    /**
+     * USD cents of the test wallet (test-mode orders pay from it); like the live balance, only the
+     * wallet ledger writes it, with livemode=false rows. Opened at US$1,000.00 with the first test key.
+     */
+    testWalletBalanceCents: bigint('test_wallet_balance_cents', { mode: 'number' }).notNull().default(0),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
     deletedAt: ts('deleted_at'),
   },
-  (t) => [check('accounts_wallet_balance_nonnegative', sql`${t.walletBalanceCents} >= 0`)],
+  (t) => [
+    check('accounts_wallet_balance_nonnegative', sql`${t.walletBalanceCents} >= 0`),
+    check('accounts_test_wallet_balance_nonnegative', sql`${t.testWalletBalanceCents} >= 0`),
+  ],
 );
 
 export const avatars = pgTable('avatars', {
@@ -57,7 +73,7 @@ export const sessions = pgTable(
     createdAt: ts('created_at').notNull(),
     expiresAt: ts('expires_at').notNull(),
   },
-  (t) => [index('sessions_account_idx').on(t.accountId)],
+  (t) => [index('sessions_account_idx').on(t.accountId), index('sessions_expires_idx').on(t.expiresAt)],
 );
 
 export const passwordResetTokens = pgTable(

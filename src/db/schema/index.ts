@@ -6,3 +6,5 @@ export * from './orders.js';
 export * from './platform.js';
 export * from './support.js';
 export * from './sandbox.js';
+export * from './events.js';
+export * from './secrets.js';

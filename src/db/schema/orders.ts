@@ -1,4 +1,4 @@
-import { bigint, index, integer, pgTable, text, unique } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, text, unique } from 'drizzle-orm/pg-core';
 import { accounts, ts } from './accounts.js';
 import { plans } from './catalog.js';
 
@@ -33,6 +33,8 @@ export const orders = pgTable(
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
     completedAt: ts('completed_at'),
+    /** false for test-mode orders (svc_test_sk_ key): sandbox-provisioned, paid from the test wallet. */
+    livemode: boolean('livemode').notNull().default(true),
   },
   (t) => [index('orders_account_idx').on(t.accountId, t.createdAt), index('orders_status_idx').on(t.status)],
 );
@@ -62,10 +64,14 @@ export const esims = pgTable(
     dataUsageMb: integer('data_usage_mb').notNull().default(0),
     totalVolumeMb: integer('total_volume_mb').notNull(),
     usageCheckedAt: ts('usage_checked_at'),
+    /** Highest esim.usage_threshold announced (0, 80, 100): each threshold fires once per eSIM. */
+    usageThresholdNotified: integer('usage_threshold_notified').notNull().default(0),
     activatedAt: ts('activated_at'),
     expiresAt: ts('expires_at'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
+    /** Copied from the order: false for test-mode eSIMs (sandbox profiles). */
+    livemode: boolean('livemode').notNull().default(true),
   },
   (t) => [
     unique('esims_provider_ref_unique').on(t.providerRef),

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, index, jsonb, pgTable, text, unique } from 'drizzle-orm/pg-core';
 import { accounts, ts } from './accounts.js';
 
@@ -39,6 +40,10 @@ export const payments = pgTable(
   (t) => [
     unique('payments_provider_ref_unique').on(t.provider, t.providerRef),
     index('payments_account_idx').on(t.accountId),
+    /** Retention's scan for abandoned sessions and invoices (src/domain/ops/maintenance.ts). */
+    index('payments_pending_idx')
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'pending'`),
   ],
 );
 

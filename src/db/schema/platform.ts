@@ -37,6 +37,10 @@ export const jobs = pgTable(
   },
   (t) => [
     index('jobs_claim_idx').on(t.status, t.runAt),
+    /** Retention deletes finished jobs by age. */
+    index('jobs_done_idx')
+      .on(t.updatedAt)
+      .where(sql`${t.status} = 'done'`),
     uniqueIndex('jobs_dedupe_active_unique')
       .on(t.dedupeKey)
       .where(sql`${t.status} in ('pending', 'running')`),
@@ -56,8 +60,19 @@ export const idempotencyKeys = pgTable(
     responseBody: jsonb('response_body').$type<unknown>(),
     createdAt: ts('created_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.accountId, t.scope, t.key] })],
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.scope, t.key] }),
+    index('idempotency_keys_created_idx').on(t.createdAt),
+  ],
 );
+
+export interface MailAttachmentRecord {
+  filename: string;
+  contentType: string;
+  /** Content-ID of an inline image (`<img src="cid:…">`), null for a plain attachment. */
+  cid: string | null;
+  size: number;
+}
 
 /** Every message the service sends, recorded before (or instead of) delivery. */
 export const mailOutbox = pgTable(
@@ -68,6 +83,10 @@ export const mailOutbox = pgTable(
     subject: text('subject').notNull(),
     text: text('text').notNull(),
     html: text('html'),
+    /** Inline images and files sent with the message: metadata only, the bytes are not kept. */
+    attachments: jsonb('attachments').$type<MailAttachmentRecord[]>(),
+    /** One message per business event (`order-receipt:<orderId>`): a second send is a no-op. */
+    dedupeKey: text('dedupe_key').unique(),
     status: text('status', { enum: ['recorded', 'sent', 'failed'] }).notNull(),
     error: text('error'),
     createdAt: ts('created_at').notNull(),

@@ -1,4 +1,4 @@
-import { bigint, bigserial, index, pgTable, text } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, index, pgTable, text } from 'drizzle-orm/pg-core';
 import { accounts, ts } from './accounts.js';
 
 /**
@@ -24,6 +24,11 @@ export const walletTransactions = pgTable(
     createdAt: ts('created_at').notNull(),
     /** Insertion order: breaks ties between rows written in the same millisecond (newest first). */
     seq: bigserial('seq', { mode: 'number' }).notNull(),
+    /**
+     * false: a row of the test wallet (accounts.test_wallet_balance_cents). The invariant
+     * "balance = Σ amount_cents" holds per account and mode.
+     */
+    livemode: boolean('livemode').notNull().default(true),
   },
   (t) => [index('wallet_transactions_account_idx').on(t.accountId, t.createdAt, t.seq)],
 );

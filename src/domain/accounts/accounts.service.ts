@@ -13,7 +13,7 @@ import type { Mailer } from '../mail/mailer.js';
 import type { Account, SessionService } from '../sessions/sessions.service.js';
 import { createAccountAdmin } from './account-admin.js';
 import { deleteAccount } from './anonymize.js';
-import type { ApiKeyService } from './api-keys.js';
+import type { ApiKeyMode, ApiKeyService } from './api-keys.js';
 import { parseAvatarDataUri } from './avatar.js';
 import { normalizeEmail, normalizeLocale, normalizeName } from './normalize.js';
 import { createPasswordFlows } from './password-reset.js';
@@ -164,7 +164,7 @@ export function createAccountService(deps: AccountServiceDeps) {
       return row ?? null;
     },
 
-    generateApiKey: (accountId: string) => deps.apiKeys.generate(accountId),
+    generateApiKey: (accountId: string, mode: ApiKeyMode = 'live') => deps.apiKeys.generate(accountId, mode),
 
     deleteAccount: (accountId: string) => deleteAccount({ db, clock, sessions }, accountId),
   };

@@ -46,6 +46,9 @@ export async function deleteAccount(
         apiKeyHash: null,
         apiKeyPrefix: null,
         apiKeyGeneratedAt: null,
+        testApiKeyHash: null,
+        testApiKeyPrefix: null,
+        testApiKeyGeneratedAt: null,
         deletedAt: now,
         updatedAt: now,
       })

@@ -1,48 +1,119 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Db, DbOrTx } from '../../db/client.js';
 import { accounts } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { randomBase62, sha256Hex } from '../../lib/crypto.js';
 import type { Account } from '../sessions/sessions.service.js';
+import { openTestWallet } from '../wallet/test-wallet.js';
+
+/** A key works in one mode: live (real provider, real wallet) or test (sandbox, test wallet). */
+export type ApiKeyMode = 'live' | 'test';
+export const API_KEY_MODES: readonly ApiKeyMode[] = ['live', 'test'];
 
 export const API_KEY_PREFIX = 'svc_live_sk_';
+export const TEST_API_KEY_PREFIX = 'svc_test_sk_';
+const PREFIXES: Record<ApiKeyMode, string> = { live: API_KEY_PREFIX, test: TEST_API_KEY_PREFIX };
 const SECRET_LENGTH = 40;
 
-/** `svc_live_sk_AbCd…WxYz`: enough to recognise a key, useless to an attacker. */
+/** The mode a key's prefix names, or null for anything else (no database lookup). */
+export function modeOfKey(key: string): ApiKeyMode | null {
+  if (key.startsWith(API_KEY_PREFIX)) return 'live';
+  if (key.startsWith(TEST_API_KEY_PREFIX)) return 'test';
+  return null;
+}
+
+/** `svc_live_sk_AbCd…WxYz` / `svc_test_sk_AbCd…WxYz`: enough to recognise a key, useless to an attacker. */
 export function displayPrefix(key: string): string {
-  const secret = key.slice(API_KEY_PREFIX.length);
-  return `${API_KEY_PREFIX}${secret.slice(0, 4)}…${secret.slice(-4)}`;
+  const prefix = PREFIXES[modeOfKey(key) ?? 'live'];
+  const secret = key.slice(prefix.length);
+  return `${prefix}${secret.slice(0, 4)}…${secret.slice(-4)}`;
+}
+
+export interface ApiKeyInfo {
+  apiKeyPrefix: string;
+  apiKeyGeneratedAt: Date;
+}
+
+/** What the account holds per mode (never the hash). */
+export function apiKeysOf(account: Account): Record<ApiKeyMode, ApiKeyInfo | null> {
+  return {
+    live:
+      account.apiKeyHash && account.apiKeyPrefix && account.apiKeyGeneratedAt
+        ? { apiKeyPrefix: account.apiKeyPrefix, apiKeyGeneratedAt: account.apiKeyGeneratedAt }
+        : null,
+    test:
+      account.testApiKeyHash && account.testApiKeyPrefix && account.testApiKeyGeneratedAt
+        ? { apiKeyPrefix: account.testApiKeyPrefix, apiKeyGeneratedAt: account.testApiKeyGeneratedAt }
+        : null,
+  };
 }
 
 export function createApiKeyService(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
   return {
     /**
-     * Replaces the account's key. Only the hash is stored, and lookups go through the hash on
-     * every request, so the old key stops working on every instance the moment this commits.
+     * Replaces the account's key of that mode (the other mode's key is untouched). Only the hash is
+     * stored, and lookups go through the hash on every request, so the old key stops working on
+     * every instance the moment this commits. The first test key also opens the test wallet
+     * (US$1,000.00), in the same transaction.
      */
     async generate(
       accountId: string,
-    ): Promise<{ key: string; apiKeyPrefix: string; apiKeyGeneratedAt: Date }> {
-      const key = API_KEY_PREFIX + randomBase62(SECRET_LENGTH);
+      mode: ApiKeyMode = 'live',
+    ): Promise<{ key: string; mode: ApiKeyMode; apiKeyPrefix: string; apiKeyGeneratedAt: Date }> {
+      const key = PREFIXES[mode] + randomBase62(SECRET_LENGTH);
       const now = clock.now();
       const apiKeyPrefix = displayPrefix(key);
-      await db
-        .update(accounts)
-        .set({ apiKeyHash: sha256Hex(key), apiKeyPrefix, apiKeyGeneratedAt: now, updatedAt: now })
-        .where(eq(accounts.id, accountId));
-      return { key, apiKeyPrefix, apiKeyGeneratedAt: now };
+      const hash = sha256Hex(key);
+      await db.transaction(async (tx) => {
+        const set =
+          mode === 'live'
+            ? { apiKeyHash: hash, apiKeyPrefix, apiKeyGeneratedAt: now, updatedAt: now }
+            : {
+                testApiKeyHash: hash,
+                testApiKeyPrefix: apiKeyPrefix,
+                testApiKeyGeneratedAt: now,
+                updatedAt: now,
+              };
+        await tx.update(accounts).set(set).where(eq(accounts.id, accountId));
+        if (mode === 'test') await openTestWallet(tx, accountId, now);
+      });
+      return { key, mode, apiKeyPrefix, apiKeyGeneratedAt: now };
     },
 
-    /** The ACTIVE account holding this key, or null. */
+    /**
+     * The ACTIVE account holding this key (live or test), or null. The key's mode is its prefix
+     * (`modeOfKey`): a live key is only ever compared with live hashes, a test key with test ones.
+     */
     async authenticate(key: string): Promise<Account | null> {
-      if (!key.startsWith(API_KEY_PREFIX)) return null;
+      const mode = modeOfKey(key);
+      if (!mode) return null;
+      const column = mode === 'live' ? accounts.apiKeyHash : accounts.testApiKeyHash;
       const [account] = await db
         .select()
         .from(accounts)
-        .where(eq(accounts.apiKeyHash, sha256Hex(key)));
+        .where(eq(column, sha256Hex(key)));
       if (!account || account.status !== 'ACTIVE') return null;
       return account;
+    },
+
+    /**
+     * Every key of the account (live and test) stops working at once; used when the credentials
+     * change (change-password, completed reset). Pass `tx` to commit with the caller's change.
+     */
+    async revokeAll(accountId: string, tx?: DbOrTx): Promise<void> {
+      await (tx ?? db)
+        .update(accounts)
+        .set({
+          apiKeyHash: null,
+          apiKeyPrefix: null,
+          apiKeyGeneratedAt: null,
+          testApiKeyHash: null,
+          testApiKeyPrefix: null,
+          testApiKeyGeneratedAt: null,
+          updatedAt: clock.now(),
+        })
+        .where(eq(accounts.id, accountId));
     },
   };
 }

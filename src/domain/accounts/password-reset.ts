@@ -12,7 +12,10 @@ export const RESET_TOKEN_LIFETIME_MS = HOUR;
 
 export const PASSWORD_RESET_JOB = 'account.password-reset';
 
-type Deps = Pick<AccountServiceDeps, 'db' | 'clock' | 'sessions' | 'mailer' | 'queue' | 'publicBaseUrl'>;
+type Deps = Pick<
+  AccountServiceDeps,
+  'db' | 'clock' | 'sessions' | 'apiKeys' | 'mailer' | 'queue' | 'publicBaseUrl'
+>;
 
 /** forgot-password, reset-password (check and use) and change-password. */
 export function createPasswordFlows(deps: Deps) {
@@ -78,7 +81,7 @@ export function createPasswordFlows(deps: Deps) {
 
     /**
      * Single use: the token is claimed by a conditional UPDATE, so of two concurrent uses only
-     * one succeeds. Ends every session and every other outstanding reset token of the account;
+     * one succeeds. Ends every session, the API key and every other outstanding reset token of the account;
      * following a mailed link also proves the address, so it marks the email verified.
      */
     async resetPassword(token: string, newPassword: string): Promise<void> {
@@ -108,10 +111,11 @@ export function createPasswordFlows(deps: Deps) {
           .set({ usedAt: now })
           .where(and(eq(passwordResetTokens.accountId, account.id), isNull(passwordResetTokens.usedAt)));
         await sessions.revokeAll(tx, account.id);
+        await deps.apiKeys.revokeAll(account.id, tx);
       });
     },
 
-    /** Ends every session of the account except the one making the change. */
+    /** Ends every session of the account except the one making the change, and revokes the API key. */
     async changePassword(
       caller: { accountId: string; sessionId: string },
       currentPassword: string | undefined,
@@ -139,6 +143,7 @@ export function createPasswordFlows(deps: Deps) {
           .set({ passwordHash, updatedAt: clock.now() })
           .where(eq(accounts.id, caller.accountId));
         await sessions.revokeAll(tx, caller.accountId, caller.sessionId);
+        await deps.apiKeys.revokeAll(caller.accountId, tx);
       });
     },
   };

@@ -1,8 +1,9 @@
 import type { Currency } from '../../lib/money.js';
 import { centsToUsd } from '../../lib/money.js';
 import type { CatalogSnapshot, SellablePlan } from './catalog.service.js';
-import { COUNTRIES, type CountryInfo, type Locale } from './countries.js';
+import { COUNTRIES, searchNames, type CountryInfo, type Locale } from './countries.js';
 import { fromUsdCents } from './exchange-rates.js';
+import { planDescription, planTitle } from './plan-names.js';
 import { GLOBAL_REGION, REGIONS, type RegionInfo } from './regions.js';
 import { buildSearchKey, matchesSearch } from './search.js';
 
@@ -41,12 +42,26 @@ export function money(
   return { amount, currency, formatted: formatter.format(amount) };
 }
 
-const countryKeys = new Map(
-  [...COUNTRIES.values()].map((c) => [
-    c.code,
-    buildSearchKey(c.code, [...Object.values(c.name), ...c.aliases]),
-  ]),
-);
+type SearchKey = ReturnType<typeof buildSearchKey>;
+let countryKeys: Map<string, SearchKey> | undefined;
+
+/**
+ * Built once per process: every name in ~85 languages takes 150–400 ms, so the start-up tasks
+ * build it (warmSearchIndex) before the server listens, and the first search does not pay.
+ */
+function countryKey(code: string): SearchKey {
+  countryKeys ??= new Map(
+    [...COUNTRIES.values()].map((c) => [
+      c.code,
+      buildSearchKey(c.code, [...Object.values(c.name), ...searchNames(c.code)]),
+    ]),
+  );
+  return countryKeys.get(code)!;
+}
+export function warmSearchIndex(): void {
+  countryKey('TR');
+}
+
 const regionKeys = new Map(REGIONS.map((r) => [r.code, buildSearchKey(r.code, Object.values(r.name))]));
 
 const grouped = new WeakMap<CatalogSnapshot, Map<string, SellablePlan[]>>();
@@ -96,13 +111,14 @@ export function mobileDestinationList(snapshot: CatalogSnapshot, options: ListOp
         : [...COUNTRIES.keys()];
   const collator = new Intl.Collator(locale);
   const countries = countryCodes
-    .filter((code) => groups.has(code) && (!search || matchesSearch(countryKeys.get(code)!, search)))
+    .filter((code) => groups.has(code) && (!search || matchesSearch(countryKey(code), search)))
     .map((code) => COUNTRIES.get(code)!)
     .map((c) => ({
       code: c.code,
       name: c.name[locale],
       flagEmoji: c.flagEmoji,
       continent: c.continent,
+      continentName: c.continentName[locale],
       startingPrice: money(startingPriceCents(groups.get(c.code)!), currency, locale, snapshot.rates),
       planCount: groups.get(c.code)!.length,
     }));
@@ -146,26 +162,73 @@ export function mobileDestinationDetail(
   code: string,
   options: { locale: Locale; currency: Currency },
 ) {
+  const { locale } = options;
   const country = COUNTRIES.get(code.toUpperCase());
-  const plans = country ? plansByDestination(snapshot).get(country.code) : undefined;
-  if (!country || !plans) return null;
-  const { locale, currency } = options;
+  if (!country) return mobileRegionDetail(snapshot, code, options);
+  const plans = plansByDestination(snapshot).get(country.code);
+  if (!plans) return null;
   return {
     destination: {
       code: country.code,
       name: country.name[locale],
       flagEmoji: country.flagEmoji,
       continent: country.continent,
+      continentName: country.continentName[locale],
       description: DESCRIPTIONS[locale](country.name[locale]),
-      plans: plans.map((p) => ({
-        id: p.id,
-        title: p.title,
-        description: p.description,
-        dataAmountMb: p.dataAmountMb,
-        durationDays: p.durationDays,
-        isTopUp: p.isTopUp,
-        price: money(p.effectivePriceCents, currency, locale, snapshot.rates),
-      })),
+      plans: mobilePlans(snapshot, plans, options),
+    },
+  };
+}
+
+/** `continentName` of a region opened as a destination. */
+/** The plans of a destination as the Mobile API shows them: localised titles, caller's currency. */
+function mobilePlans(
+  snapshot: CatalogSnapshot,
+  plans: SellablePlan[],
+  { locale, currency }: { locale: Locale; currency: Currency },
+) {
+  return plans.map((p) => ({
+    id: p.id,
+    title: planTitle(p, locale),
+    description: planDescription(p, locale),
+    dataAmountMb: p.dataAmountMb,
+    durationDays: p.durationDays,
+    isTopUp: p.isTopUp,
+    price: money(p.effectivePriceCents, currency, locale, snapshot.rates),
+  }));
+}
+
+const REGION_LABEL: Partial<Record<Locale, string>> = { en: 'Region', tr: 'Bölge' };
+
+const REGION_DESCRIPTIONS: Partial<Record<Locale, (name: string, count: number) => string>> = {
+  en: (n, c) => `One prepaid eSIM for ${n}: ${c} destinations covered. Install before you travel.`,
+  tr: (n, c) => `${n} için tek bir ön ödemeli eSIM: ${c} ülkede geçerli. Yolculuktan önce yükleyin.`,
+};
+
+/**
+ * A region (EUROPE, GLOBAL, …) in the same shape as a country, so the storefront can open the
+ * regions it lists: flag 🌍 (🌐 for GLOBAL), continent "Region", its plans.
+ */
+function mobileRegionDetail(
+  snapshot: CatalogSnapshot,
+  code: string,
+  options: { locale: Locale; currency: Currency },
+) {
+  const region = REGIONS.find((r) => r.code === code.toUpperCase());
+  const plans = region ? plansByDestination(snapshot).get(region.code) : undefined;
+  if (!region || !plans) return null;
+  const { locale } = options;
+  const name = region.name[locale];
+  const describe = REGION_DESCRIPTIONS[locale] ?? REGION_DESCRIPTIONS.en!;
+  return {
+    destination: {
+      code: region.code,
+      name,
+      flagEmoji: region.code === GLOBAL_REGION ? '🌐' : '🌍',
+      continent: 'Region',
+      continentName: REGION_LABEL[locale] ?? REGION_LABEL.en!,
+      description: describe(name, coveredCount(plans)),
+      plans: mobilePlans(snapshot, plans, options),
     },
   };
 }

@@ -5,11 +5,25 @@ import { mailOutbox } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+  /** Set for an inline image: the HTML shows it with `<img src="cid:<cid>">`. */
+  cid?: string;
+}
+
 export interface MailMessage {
   to: string;
   subject: string;
   text: string;
   html?: string;
+  attachments?: MailAttachment[];
+  /**
+   * One message per business event: a second send with the same key records and delivers
+   * nothing and returns the first message's record (replayed webhooks, retried jobs).
+   */
+  dedupeKey?: string;
 }
 
 export type MailRecord = typeof mailOutbox.$inferSelect;
@@ -34,19 +48,49 @@ export function createMailer(deps: {
   return {
     async send(message) {
       const id = newId('mail');
+      const { to, subject, text, html, attachments = [], dedupeKey } = message;
       const [row] = await deps.db
         .insert(mailOutbox)
         .values({
           id,
-          ...message,
-          html: message.html ?? null,
+          to,
+          subject,
+          text,
+          html: html ?? null,
+          attachments: attachments.length
+            ? attachments.map((a) => ({
+                filename: a.filename,
+                contentType: a.contentType,
+                cid: a.cid ?? null,
+                size: a.content.length,
+              }))
+            : null,
+          dedupeKey: dedupeKey ?? null,
           status: 'recorded',
           createdAt: deps.clock.now(),
         })
+        .onConflictDoNothing({ target: mailOutbox.dedupeKey })
         .returning();
-      if (!smtp) return row!;
+      if (!row) {
+        // Already sent for this event: nothing is recorded or delivered twice.
+        const [first] = await deps.db.select().from(mailOutbox).where(eq(mailOutbox.dedupeKey, dedupeKey!));
+        return first!;
+      }
+      if (!smtp) return row;
       try {
-        await smtp.sendMail({ from: deps.from, ...message });
+        await smtp.sendMail({
+          from: deps.from,
+          to,
+          subject,
+          text,
+          ...(html !== undefined ? { html } : {}),
+          attachments: attachments.map((a) => ({
+            filename: a.filename,
+            content: a.content,
+            contentType: a.contentType,
+            ...(a.cid ? { cid: a.cid, contentDisposition: 'inline' as const } : {}),
+          })),
+        });
         const [sent] = await deps.db
           .update(mailOutbox)
           .set({ status: 'sent', sentAt: deps.clock.now() })

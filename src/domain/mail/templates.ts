@@ -11,7 +11,7 @@ export function mailLang(...candidates: Array<string | null | undefined>): MailL
   return 'en';
 }
 
-function escapeHtml(value: string): string {
+export function escapeHtml(value: string): string {
   return value
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')

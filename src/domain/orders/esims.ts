@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull, lte, notInArray, or } from 'drizzle-orm';
 import { esims } from '../../db/schema/index.js';
 import type { ProviderUsage } from '../../providers/esim/types.js';
-import type { EsimRow, OrderDeps } from './ports.js';
+import { esimProviderFor, type EsimRow, type OrderDeps } from './ports.js';
 
 const USAGE_BATCH = 10;
 /** eSIMs in these states no longer change upstream, so the periodic refresh skips them. */
@@ -11,11 +11,12 @@ const FINAL_STATUSES = ['CANCELLED', 'EXPIRED'] as const;
 export function createEsimReads(deps: OrderDeps) {
   const { db, clock } = deps;
 
-  async function listForAccount(accountId: string): Promise<EsimRow[]> {
+  /** The account's eSIMs of one mode (live unless `livemode` is false), newest first. */
+  async function listForAccount(accountId: string, livemode = true): Promise<EsimRow[]> {
     return db
       .select()
       .from(esims)
-      .where(eq(esims.accountId, accountId))
+      .where(and(eq(esims.accountId, accountId), eq(esims.livemode, livemode)))
       .orderBy(desc(esims.createdAt), desc(esims.id));
   }
 
@@ -26,16 +27,20 @@ export function createEsimReads(deps: OrderDeps) {
 
   async function applyUsage(readings: ProviderUsage[], now: Date): Promise<void> {
     for (const reading of readings) {
-      await db
-        .update(esims)
-        .set({
-          dataUsageMb: reading.dataUsageMb,
-          totalVolumeMb: reading.totalVolumeMb,
-          ...(reading.status ? { status: reading.status } : {}),
-          usageCheckedAt: now,
-          updatedAt: now,
-        })
-        .where(eq(esims.providerRef, reading.providerRef));
+      await db.transaction(async (tx) => {
+        const updated = await tx
+          .update(esims)
+          .set({
+            dataUsageMb: reading.dataUsageMb,
+            totalVolumeMb: reading.totalVolumeMb,
+            ...(reading.status ? { status: reading.status } : {}),
+            usageCheckedAt: now,
+            updatedAt: now,
+          })
+          .where(eq(esims.providerRef, reading.providerRef))
+          .returning({ id: esims.id });
+        for (const row of updated) await deps.events?.usageChanged(tx, row.id);
+      });
     }
   }
 
@@ -48,12 +53,16 @@ export function createEsimReads(deps: OrderDeps) {
     const now = clock.now();
     const stale = list.filter((e) => e.status !== 'CANCELLED' && isStale(e, now));
     if (stale.length === 0) return list;
-    for (let i = 0; i < stale.length; i += USAGE_BATCH) {
-      const refs = stale.slice(i, i + USAGE_BATCH).map((e) => e.providerRef);
-      try {
-        await applyUsage(await deps.providers.esim.queryUsage(refs), now);
-      } catch (err) {
-        deps.log.warn({ err: (err as Error).message }, 'usage refresh failed; serving cached usage');
+    // Live eSIMs ask the configured provider, test-mode eSIMs the sandbox.
+    for (const livemode of [true, false]) {
+      const ofMode = stale.filter((e) => e.livemode === livemode);
+      for (let i = 0; i < ofMode.length; i += USAGE_BATCH) {
+        const refs = ofMode.slice(i, i + USAGE_BATCH).map((e) => e.providerRef);
+        try {
+          await applyUsage(await esimProviderFor(deps, livemode).queryUsage(refs), now);
+        } catch (err) {
+          deps.log.warn({ err: (err as Error).message }, 'usage refresh failed; serving cached usage');
+        }
       }
     }
     const fresh = await db
@@ -91,20 +100,25 @@ export function createEsimReads(deps: OrderDeps) {
       .limit(limit);
     for (const esim of due) {
       try {
-        const [profile] = await deps.providers.esim.queryProfiles({ providerRef: esim.providerRef });
+        const [profile] = await esimProviderFor(deps, esim.livemode).queryProfiles({
+          providerRef: esim.providerRef,
+        });
         if (!profile) continue;
-        await db
-          .update(esims)
-          .set({
-            status: profile.status,
-            dataUsageMb: profile.dataUsageMb,
-            totalVolumeMb: profile.totalVolumeMb,
-            activatedAt: profile.activatedAt ?? esim.activatedAt,
-            expiresAt: profile.expiresAt ?? esim.expiresAt,
-            usageCheckedAt: now,
-            updatedAt: now,
-          })
-          .where(eq(esims.id, esim.id));
+        await db.transaction(async (tx) => {
+          await tx
+            .update(esims)
+            .set({
+              status: profile.status,
+              dataUsageMb: profile.dataUsageMb,
+              totalVolumeMb: profile.totalVolumeMb,
+              activatedAt: profile.activatedAt ?? esim.activatedAt,
+              expiresAt: profile.expiresAt ?? esim.expiresAt,
+              usageCheckedAt: now,
+              updatedAt: now,
+            })
+            .where(eq(esims.id, esim.id));
+          await deps.events?.usageChanged(tx, esim.id);
+        });
       } catch (err) {
         deps.log.warn({ esimId: esim.id, err: (err as Error).message }, 'eSIM status refresh failed');
       }

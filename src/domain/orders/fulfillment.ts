@@ -5,7 +5,7 @@ import { newId } from '../../lib/ids.js';
 import { EsimProviderError, type ProviderProfile } from '../../providers/esim/types.js';
 import { AppError } from '../errors.js';
 import { postLedgerEntry } from '../wallet/ledger.js';
-import type { EsimRow, OrderDeps, OrderRow, Tx } from './ports.js';
+import { esimProviderFor, type EsimRow, type OrderDeps, type OrderRow, type Tx } from './ports.js';
 
 export type AttemptSource = 'request' | 'job' | 'admin';
 
@@ -29,12 +29,13 @@ export function createFulfillment(deps: OrderDeps) {
   }
 
   async function callProvider(order: OrderRow): Promise<ProviderProfile[]> {
+    const provider = esimProviderFor(deps, order.livemode);
     const [plan] = await db.select().from(plans).where(eq(plans.id, order.planId));
     if (!plan) throw new EsimProviderError('unknown_package', 'plan row missing', false);
     if (order.topUpEsimId) {
       const [target] = await db.select().from(esims).where(eq(esims.id, order.topUpEsimId));
       if (!target) throw new EsimProviderError('not_found', 'top-up target eSIM missing', false);
-      const profile = await deps.providers.esim.topUp({
+      const profile = await provider.topUp({
         orderId: order.id,
         providerRef: target.providerRef,
         iccid: target.iccid,
@@ -42,7 +43,7 @@ export function createFulfillment(deps: OrderDeps) {
       });
       return [profile];
     }
-    return deps.providers.esim.issueProfiles({
+    return provider.issueProfiles({
       orderId: order.id,
       packageCode: plan.providerPackageCode,
       quantity: order.quantity,
@@ -107,6 +108,18 @@ export function createFulfillment(deps: OrderDeps) {
       if (!done) return null;
       await storeProfiles(tx, order, profiles);
       await recordAttempt(tx, order.id, source, null);
+      await deps.receipts?.orderCompleted(tx, done);
+      if (deps.events) {
+        const stored = order.topUpEsimId
+          ? await tx.select().from(esims).where(eq(esims.id, order.topUpEsimId))
+          : await tx
+              .select()
+              .from(esims)
+              .where(eq(esims.orderId, order.id))
+              .orderBy(esims.createdAt, esims.id);
+        await deps.events.orderCompleted(tx, done, stored);
+        if (order.topUpEsimId) await deps.events.usageChanged(tx, order.topUpEsimId);
+      }
       return done;
     });
   }
@@ -126,20 +139,22 @@ export function createFulfillment(deps: OrderDeps) {
       const retryable = !(err instanceof EsimProviderError) || err.retryable;
       await db.transaction((tx) => recordAttempt(tx, order.id, source, error.message.slice(0, 500)));
       deps.log.warn({ orderId, source, err: error.message }, 'fulfillment attempt failed');
+      deps.metrics?.fulfillmentFailed(source, retryable);
       return { ok: false, order: await loadOrder(orderId), error, retryable };
     }
     await complete(order, profiles, source);
     const latest = await loadOrder(orderId);
     if (latest.status === 'COMPLETED') return { ok: true, order: latest, esims: await esimsOfOrder(latest) };
-    if (!order.topUpEsimId) await cancelOrphans(orderId, profiles);
+    if (!order.topUpEsimId) await cancelOrphans(order, profiles);
     return { ok: false, order: latest, error: new Error(`order is ${latest.status}`), retryable: false };
   }
 
   /** Profiles that arrived after the order was refunded: hand them back (best effort, logged). */
-  async function cancelOrphans(orderId: string, profiles: ProviderProfile[]): Promise<void> {
+  async function cancelOrphans(order: OrderRow, profiles: ProviderProfile[]): Promise<void> {
+    const orderId = order.id;
     for (const profile of profiles) {
       try {
-        await deps.providers.esim.cancelProfile(profile.providerRef);
+        await esimProviderFor(deps, order.livemode).cancelProfile(profile.providerRef);
       } catch (err) {
         deps.log.error(
           { orderId, providerRef: profile.providerRef, err: (err as Error).message },
@@ -176,7 +191,9 @@ export function createFulfillment(deps: OrderDeps) {
         description: `Refund of order ${order.orderNumber}`,
         orderId: order.id,
         at: now,
+        livemode: order.livemode,
       });
+      await deps.events?.orderRefunded(tx, order);
       await onRefunded?.(tx);
       return order;
     });
@@ -184,11 +201,19 @@ export function createFulfillment(deps: OrderDeps) {
 
   /** Tells support once per order (ticket on the account; SUPPORT_EMAIL through the outbox). */
   async function notifySupportOnce(order: OrderRow, error: Error): Promise<void> {
-    const [claimed] = await db
-      .update(orders)
-      .set({ supportNotifiedAt: clock.now() })
-      .where(and(eq(orders.id, order.id), sql`${orders.supportNotifiedAt} is null`))
-      .returning({ id: orders.id });
+    // The claim and order.fulfillment_failed commit together: the event fires once per order.
+    const claimed = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(orders)
+        .set({ supportNotifiedAt: clock.now() })
+        .where(and(eq(orders.id, order.id), sql`${orders.supportNotifiedAt} is null`))
+        .returning();
+      if (row && row.status === 'PROCESSING') await deps.events?.orderFulfillmentFailed(tx, row);
+      return row;
+    });
+    // Test-mode failures are the partner's own experiments (often requested through the test
+    // helpers): the webhook event above, but no ticket and no mail to support.
+    if (!order.livemode) return;
     if (!claimed) return;
     // The ticket is visible to the customer, so it says what happens next and never carries the
     // provider's error text; operators find that in the order's fulfillment attempts (admin API).
@@ -232,6 +257,7 @@ function esimRowFor(order: OrderRow, p: ProviderProfile, now: Date): typeof esim
     expiresAt: p.expiresAt,
     createdAt: now,
     updatedAt: now,
+    livemode: order.livemode,
   };
 }
 

@@ -27,6 +27,11 @@ export interface PlaceOrderInput {
   paymentMethod: 'wallet' | 'card' | 'crypto';
   successUrl?: string;
   cancelUrl?: string;
+  /**
+   * false: a test-mode order (Partner API test key): paid from the test wallet, provisioned by the
+   * sandbox provider, invisible to live reads. Default true.
+   */
+  livemode?: boolean;
 }
 
 export interface PlacedOrder {
@@ -59,7 +64,13 @@ export function createOrderService(deps: OrderDeps) {
     const [target] = await tx
       .select({ id: esims.id, status: esims.status })
       .from(esims)
-      .where(and(eq(esims.accountId, input.accountId), eq(esims.iccid, input.topUpIccid)))
+      .where(
+        and(
+          eq(esims.accountId, input.accountId),
+          eq(esims.iccid, input.topUpIccid),
+          eq(esims.livemode, input.livemode ?? true),
+        ),
+      )
       .orderBy(desc(esims.createdAt))
       .limit(1);
     if (!target) throw new AppError('VALIDATION_ERROR', 'iccid does not name an eSIM of this account');
@@ -72,6 +83,9 @@ export function createOrderService(deps: OrderDeps) {
   async function insertOrder(input: PlaceOrderInput): Promise<OrderRow> {
     if (!Number.isInteger(input.quantity) || input.quantity < 1 || input.quantity > MAX_QUANTITY)
       throw new AppError('VALIDATION_ERROR', `quantity must be an integer from 1 to ${MAX_QUANTITY}`);
+    const livemode = input.livemode ?? true;
+    if (!livemode && input.paymentMethod !== 'wallet')
+      throw new AppError('VALIDATION_ERROR', 'Test-mode orders are paid from the test wallet');
     return db.transaction(async (tx) => {
       const plan = await deps.findActivePlan(tx, input.planId);
       if (!plan) throw new AppError('PLAN_NOT_FOUND', `Plan ${input.planId} does not exist or is not sold`);
@@ -94,6 +108,7 @@ export function createOrderService(deps: OrderDeps) {
           status: wallet ? 'PROCESSING' : 'AWAITING_PAYMENT',
           createdAt: now,
           updatedAt: now,
+          livemode,
         })
         .returning();
       if (wallet) await chargeAndEnqueue(tx, order!, deps.settings.fulfillmentRetryBaseSeconds * 1000);
@@ -114,15 +129,21 @@ export function createOrderService(deps: OrderDeps) {
    */
   async function chargeAndEnqueue(tx: Tx, order: OrderRow, delayMs: number): Promise<void> {
     const now = clock.now();
-    await postLedgerEntry(tx, {
-      accountId: order.accountId,
-      kind: 'purchase',
-      amountCents: order.amountCents,
-      reference: `order:${order.id}:purchase`,
-      description: `Order ${order.orderNumber}`,
-      orderId: order.id,
-      at: now,
-    });
+    await postLedgerEntry(
+      tx,
+      {
+        accountId: order.accountId,
+        kind: 'purchase',
+        amountCents: order.amountCents,
+        reference: `order:${order.id}:purchase`,
+        description: `Order ${order.orderNumber}`,
+        orderId: order.id,
+        at: now,
+        livemode: order.livemode,
+      },
+      // A card/crypto order's money was deposited a moment ago: no net change, no low-balance alert.
+      order.paymentMethod === 'wallet' ? deps.events : undefined,
+    );
     await queue.enqueue(tx, {
       kind: ORDER_JOBS.fulfill,
       payload: { orderId: order.id },
@@ -205,16 +226,17 @@ export function createOrderService(deps: OrderDeps) {
     },
   };
 
+  /** The account's orders of one mode (live unless `livemode: false`), newest first. */
   async function listOrders(
     accountId: string,
-    options: { limit?: number; startingAfter?: string } = {},
+    options: { limit?: number; startingAfter?: string; livemode?: boolean } = {},
   ): Promise<{ orders: OrderRow[]; hasMore: boolean }> {
-    const conditions = [eq(orders.accountId, accountId)];
+    const conditions = [eq(orders.accountId, accountId), eq(orders.livemode, options.livemode ?? true)];
     if (options.startingAfter) {
       const [cursor] = await db
         .select()
         .from(orders)
-        .where(and(eq(orders.id, options.startingAfter), eq(orders.accountId, accountId)));
+        .where(and(eq(orders.id, options.startingAfter), ...conditions));
       if (!cursor) throw new AppError('VALIDATION_ERROR', 'startingAfter does not name one of your orders');
       conditions.push(
         or(
@@ -233,15 +255,19 @@ export function createOrderService(deps: OrderDeps) {
     return { orders: hasMore ? rows.slice(0, options.limit) : rows, hasMore };
   }
 
-  /** One order of the account with its eSIMs; another account's order is ORDER_NOT_FOUND. */
+  /**
+   * One order of the account with its eSIMs; another account's order, or one of the other mode
+   * (a test order read live, or the reverse), is ORDER_NOT_FOUND.
+   */
   async function getOrder(
     accountId: string,
     orderId: string,
+    livemode = true,
   ): Promise<{ order: OrderRow; esims: EsimRow[] }> {
     const [order] = await db
       .select()
       .from(orders)
-      .where(and(eq(orders.id, orderId), eq(orders.accountId, accountId)));
+      .where(and(eq(orders.id, orderId), eq(orders.accountId, accountId), eq(orders.livemode, livemode)));
     if (!order) throw new AppError('ORDER_NOT_FOUND', 'Order not found');
     return { order, esims: await fulfillment.esimsOfOrder(order) };
   }

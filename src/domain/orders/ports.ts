@@ -3,7 +3,9 @@ import type { esims, orders, plans } from '../../db/schema/index.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Clock } from '../../lib/clock.js';
 import type { EsimProvider } from '../../providers/esim/types.js';
+import type { PartnerEvents } from '../events/partner-events.js';
 import type { Mailer } from '../mail/mailer.js';
+import type { ReceiptScheduler } from '../mail/receipts.js';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type EsimRow = typeof esims.$inferSelect;
@@ -53,14 +55,23 @@ export interface OrderDeps {
   db: Db;
   clock: Clock;
   queue: JobQueue;
-  /** Read at call time, so a replaced provider (tests, configure) is the one used. */
-  providers: { esim: EsimProvider };
+  /**
+   * Read at call time, so a replaced provider (tests, configure) is the one used. `testEsim` (the
+   * sandbox) provisions test-mode orders, whatever ESIM_PROVIDER is.
+   */
+  providers: { esim: EsimProvider; testEsim: EsimProvider };
   mailer: Mailer;
+  /** Enqueues the receipt mail inside the completing transaction (sent after commit). */
+  receipts?: Pick<ReceiptScheduler, 'orderCompleted'>;
   log: OrderLogger;
+  /** Optional counters (GET /metrics). */
+  metrics?: { fulfillmentFailed(source: string, retryable: boolean): void };
   findActivePlan(db: DbOrTx, planId: string): Promise<SellablePlanLike | null>;
   /** Late-bound: these services may be created after orders in the container. */
   support(): SupportPort | undefined;
   payments(): PaymentsPort | undefined;
+  /** Partner events (outbox), written in the transactions below; absent in narrow unit tests. */
+  events?: PartnerEvents;
   settings: {
     publicBaseUrl: string;
     supportEmail: string;
@@ -71,6 +82,11 @@ export interface OrderDeps {
 }
 
 export type { Tx };
+
+/** The provider of an order or eSIM: the configured one for live rows, the sandbox for test rows. */
+export function esimProviderFor(deps: Pick<OrderDeps, 'providers'>, livemode: boolean): EsimProvider {
+  return livemode ? deps.providers.esim : deps.providers.testEsim;
+}
 
 /** Job kinds of this area. */
 export const ORDER_JOBS = {

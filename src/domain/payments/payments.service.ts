@@ -14,12 +14,22 @@ import type {
 } from '../../providers/payments/types.js';
 import { toUsdCentsRoundedDown, type ExchangeRateService } from '../catalog/exchange-rates.js';
 import { AppError } from '../errors.js';
-import { createSettlement, type OrderHooks, type PaymentMethod, type PaymentRecord } from './settlement.js';
+import type { PartnerEvents } from '../events/partner-events.js';
+import {
+  createSettlement,
+  type OrderHooks,
+  type PaymentMethod,
+  type PaymentRecord,
+  type SettlementDeps,
+} from './settlement.js';
 
 export type { EventOutcome, OrderHooks, PaymentRecord } from './settlement.js';
 
 /** Smallest wallet top-up, in minor units (specification §8: 200 cents, 2 USD). */
 export const MIN_TOPUP_MINOR = 200;
+/** Bounds of what one top-up may credit, in US cents whatever the paid currency (US$2 … US$10,000). */
+export const MIN_TOPUP_USD_CENTS = 200;
+export const MAX_TOPUP_USD_CENTS = 1_000_000;
 
 export interface CreateCardPaymentInput {
   accountId: string;
@@ -49,29 +59,58 @@ export interface PaymentsDeps {
   publicBaseUrl: string;
   exchangeRates: ExchangeRateService;
   providers: PaymentProviders;
+  receipts?: SettlementDeps['receipts'];
+  /** Partner events (wallet.topup_succeeded); optional so narrow tests can leave it out. */
+  events?: Pick<PartnerEvents, 'topUpSucceeded'>;
+  /** Custom app schemes accepted as redirect targets (APP_URL_SCHEMES). */
+  appUrlSchemes?: readonly string[];
 }
 
-/** Schemes a browser must never be redirected to after paying. */
-const UNSAFE_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'vbscript:', 'blob:', 'about:']);
+const LOOPBACK_HOSTS = new Set(['localhost', '[::1]']);
 
-/** http(s) URLs and app deep links (`myapp://payment/done`); nothing that executes or reads locally. */
-export function isRedirectUrl(value: string): boolean {
-  if (value.length > 2048) return false;
+function isLoopbackHost(hostname: string): boolean {
+  return (
+    LOOPBACK_HOSTS.has(hostname) || hostname.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(hostname)
+  );
+}
+
+/**
+ * Where a browser may be sent after paying: https URLs, http only to a loopback host (local
+ * development), and the custom app schemes of APP_URL_SCHEMES (`myapp://payment/done`).
+ * javascript:, data:, file:, intent: and every other scheme are refused, as are URLs with
+ * credentials, whitespace or control characters (which URL parsers silently drop).
+ */
+export function isRedirectUrl(value: string, appSchemes: readonly string[] = []): boolean {
+  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
+  if (value.length > 2048 || /[\u0000-\u0020\u007f\\]/.test(value)) return false;
   let url: URL;
   try {
     url = new URL(value);
   } catch {
     return false;
   }
-  if (url.protocol === 'http:' || url.protocol === 'https:') return url.hostname !== '';
-  return (
-    /^[a-z][a-z0-9+.-]*:$/.test(url.protocol) && !UNSAFE_SCHEMES.has(url.protocol) && value.includes('://')
-  );
+  if (url.username || url.password) return false;
+  if (url.protocol === 'https:') return url.hostname !== '';
+  if (url.protocol === 'http:') return isLoopbackHost(url.hostname);
+  const scheme = url.protocol.slice(0, -1).toLowerCase();
+  return appSchemes.includes(scheme) && value.length > url.protocol.length;
 }
 
-function checkRedirect(value: string | undefined, field: string): void {
-  if (value !== undefined && !isRedirectUrl(value)) {
-    throw new AppError('VALIDATION_ERROR', `${field} must be an http(s) URL or an app link`, { field });
+function checkRedirect(value: string | undefined, field: string, appSchemes: readonly string[]): void {
+  if (value !== undefined && !isRedirectUrl(value, appSchemes)) {
+    throw new AppError(
+      'VALIDATION_ERROR',
+      `${field} must be an https URL (http only for localhost) or a link of an app scheme listed in APP_URL_SCHEMES`,
+      { field },
+    );
+  }
+}
+
+function checkTopUpUsd(usdCents: number): void {
+  if (usdCents < MIN_TOPUP_USD_CENTS || usdCents > MAX_TOPUP_USD_CENTS) {
+    throw new AppError('VALIDATION_ERROR', 'A top-up must credit between US$2.00 and US$10,000.00', {
+      field: 'amount',
+    });
   }
 }
 
@@ -79,8 +118,16 @@ const noOrderHooks: OrderHooks = { paid: async () => undefined, cancelled: async
 
 export function createPaymentsService(deps: PaymentsDeps) {
   const { db, clock, providers } = deps;
+  const appSchemes = deps.appUrlSchemes ?? [];
   let orderHooks = noOrderHooks;
-  const settlement = createSettlement({ db, clock, log: deps.log, hooks: () => orderHooks });
+  const settlement = createSettlement({
+    db,
+    clock,
+    log: deps.log,
+    hooks: () => orderHooks,
+    receipts: deps.receipts,
+    events: deps.events,
+  });
   const defaultUrl = (outcome: 'success' | 'cancel') => `${deps.publicBaseUrl}/payment/${outcome}`;
 
   function checkAmount(purpose: PaymentPurpose, amountMinor: number): void {
@@ -135,15 +182,18 @@ export function createPaymentsService(deps: PaymentsDeps) {
     },
 
     async createCardPayment(input: CreateCardPaymentInput) {
+      if (providers.card.name === 'off')
+        throw new AppError('SERVICE_UNAVAILABLE', 'Card payments are switched off');
       checkAmount(input.purpose, input.amountMinor);
       if (!isCurrency(input.currency))
         throw new AppError('VALIDATION_ERROR', 'Unsupported currency', { field: 'currency' });
-      checkRedirect(input.successUrl, 'successUrl');
-      checkRedirect(input.cancelUrl, 'cancelUrl');
+      checkRedirect(input.successUrl, 'successUrl', appSchemes);
+      checkRedirect(input.cancelUrl, 'cancelUrl', appSchemes);
       const rate = await deps.exchangeRates.get(input.currency);
       const usdCents = toUsdCentsRoundedDown(input.amountMinor, rate);
       if (usdCents < 1)
         throw new AppError('VALIDATION_ERROR', 'amount is below one US cent', { field: 'amount' });
+      if (input.purpose === 'topup') checkTopUpUsd(usdCents);
       const successUrl = input.successUrl ?? defaultUrl('success');
       const cancelUrl = input.cancelUrl ?? defaultUrl('cancel');
       const paymentId = await insertPending({
@@ -177,11 +227,14 @@ export function createPaymentsService(deps: PaymentsDeps) {
     },
 
     async createCryptoPayment(input: CreateCryptoPaymentInput) {
+      if (providers.crypto.name === 'off')
+        throw new AppError('SERVICE_UNAVAILABLE', 'Crypto payments are switched off');
       checkAmount(input.purpose, input.amountCents);
+      if (input.purpose === 'topup') checkTopUpUsd(input.amountCents);
       const currency = (input.currency ?? 'USD').toUpperCase();
       if (currency !== 'USD')
         throw new AppError('VALIDATION_ERROR', 'Crypto invoices are in USD', { field: 'currency' });
-      checkRedirect(input.returnUrl, 'url_return');
+      checkRedirect(input.returnUrl, 'url_return', appSchemes);
       const returnUrl = input.returnUrl ?? defaultUrl('cancel');
       const successUrl = input.returnUrl ?? defaultUrl('success');
       const paymentId = await insertPending({
@@ -216,7 +269,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
     /** The single entry point of provider webhooks, real or sandbox: verify, then apply once. */
     async handleWebhook(method: PaymentMethod, rawBody: Buffer, headers: WebhookHeaders) {
       const provider = providers[method];
-      const event = provider.parseWebhook(rawBody, headers);
+      const event = await provider.parseWebhook(rawBody, headers);
       return settlement.applyEvent(provider.name, method, event);
     },
 

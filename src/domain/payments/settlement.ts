@@ -5,6 +5,8 @@ import { paymentEvents, payments } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { PaymentWebhookEvent } from '../../providers/payments/types.js';
+import type { ReceiptScheduler } from '../mail/receipts.js';
+import type { PartnerEvents } from '../events/partner-events.js';
 import { postLedgerEntry } from '../wallet/ledger.js';
 
 export type PaymentRecord = typeof payments.$inferSelect;
@@ -29,6 +31,10 @@ export interface SettlementDeps {
   clock: Clock;
   log: FastifyBaseLogger;
   hooks: () => OrderHooks;
+  /** Enqueues the top-up receipt mail inside the settling transaction (sent after commit). */
+  receipts?: Pick<ReceiptScheduler, 'topUpCredited'>;
+  /** Partner events: wallet.topup_succeeded is written in the crediting transaction. */
+  events?: Pick<PartnerEvents, 'topUpSucceeded'>;
 }
 
 type ClosedStatus = 'cancelled' | 'expired' | 'failed';
@@ -67,6 +73,14 @@ export function createSettlement(deps: SettlementDeps) {
       at: now,
     });
     if (paid.purpose === 'order') await deps.hooks().paid(tx, paid);
+    else {
+      await deps.receipts?.topUpCredited(tx, paid);
+      await deps.events?.topUpSucceeded(tx, {
+        accountId: paid.accountId,
+        amountCents: paid.usdCents,
+        paymentId: paid.id,
+      });
+    }
     return true;
   }
 

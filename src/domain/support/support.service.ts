@@ -11,7 +11,6 @@ import {
   loadThreads,
   type AdminTicketView,
   type MessageAuthor,
-  type TicketCategory,
   type TicketRow,
   type TicketStatus,
   type TicketView,
@@ -127,7 +126,7 @@ export function createSupportService(deps: SupportServiceDeps) {
     /** Ticket and its first message are written together. */
     async create(
       accountId: string,
-      input: { subject: string; category?: TicketCategory | undefined; message: string },
+      input: { subject: string; category?: string | undefined; message: string },
     ): Promise<TicketView> {
       return db.transaction(async (tx) => {
         const id = newId('tkt');

@@ -1,4 +1,4 @@
-import { and, eq, gte, sql } from 'drizzle-orm';
+import { and, eq, gte, lte, sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { accounts, walletTransactions } from '../../db/schema/index.js';
 import { assertCents } from '../../lib/money.js';
@@ -21,11 +21,24 @@ export interface LedgerEntry {
   orderId?: string | null;
   paymentId?: string | null;
   at: Date;
+  /**
+   * false: the test wallet (accounts.test_wallet_balance_cents), row written with livemode=false.
+   * Default true (the real wallet). Test money never touches the live balance and vice versa.
+   */
+  livemode?: boolean;
 }
 
 export type LedgerResult =
   | { duplicate: false; transactionId: string; balanceAfterCents: number }
   | { duplicate: true; transactionId: string; balanceAfterCents: number };
+
+/** Told of every balance change inside the posting transaction (wallet.low_balance, src/domain/events). */
+export interface LedgerObserver {
+  balanceChanged(
+    tx: Tx,
+    change: { accountId: string; beforeCents: number; afterCents: number; livemode: boolean },
+  ): Promise<void>;
+}
 
 const CREDIT_KINDS: ReadonlySet<WalletTransactionKind> = new Set(['deposit', 'refund']);
 
@@ -40,12 +53,18 @@ const CREDIT_KINDS: ReadonlySet<WalletTransactionKind> = new Set(['deposit', 're
  *   re-checks after waiting for it, so parallel purchases can never overdraw. The CHECK
  *   constraint on the column is the last line of defence.
  */
-export async function postLedgerEntry(tx: Tx, entry: LedgerEntry): Promise<LedgerResult> {
+export async function postLedgerEntry(
+  tx: Tx,
+  entry: LedgerEntry,
+  observer?: LedgerObserver,
+): Promise<LedgerResult> {
   assertCents(entry.amountCents);
   if (entry.amountCents <= 0) throw new RangeError('ledger amounts are positive; the kind gives the sign');
   const credit = CREDIT_KINDS.has(entry.kind);
   const signed = credit ? entry.amountCents : -entry.amountCents;
   const id = newId('wtx');
+  const livemode = entry.livemode ?? true;
+  const balance = livemode ? accounts.walletBalanceCents : accounts.testWalletBalanceCents;
 
   const inserted = await tx
     .insert(walletTransactions)
@@ -60,6 +79,7 @@ export async function postLedgerEntry(tx: Tx, entry: LedgerEntry): Promise<Ledge
       paymentId: entry.paymentId ?? null,
       reference: entry.reference,
       createdAt: entry.at,
+      livemode,
     })
     .onConflictDoNothing({ target: walletTransactions.reference })
     .returning({ id: walletTransactions.id });
@@ -74,21 +94,32 @@ export async function postLedgerEntry(tx: Tx, entry: LedgerEntry): Promise<Ledge
     if (
       existing!.accountId !== entry.accountId ||
       existing!.kind !== entry.kind ||
-      existing!.amountCents !== signed
+      existing!.amountCents !== signed ||
+      existing!.livemode !== livemode
     ) {
       throw new Error(`ledger reference ${entry.reference} was already used for a different entry`);
     }
     return { duplicate: true, transactionId: existing!.id, balanceAfterCents: existing!.balanceAfterCents };
   }
 
+  // A credit never takes the balance beyond Number.MAX_SAFE_INTEGER cents: the column is read as
+  // a JS number, and past that it would silently lose cents.
   const condition = credit
-    ? eq(accounts.id, entry.accountId)
-    : and(eq(accounts.id, entry.accountId), gte(accounts.walletBalanceCents, entry.amountCents));
+    ? and(eq(accounts.id, entry.accountId), lte(balance, Number.MAX_SAFE_INTEGER - entry.amountCents))
+    : and(eq(accounts.id, entry.accountId), gte(balance, entry.amountCents));
   const [updated] = await tx
     .update(accounts)
-    .set({ walletBalanceCents: sql`${accounts.walletBalanceCents} + ${signed}`, updatedAt: entry.at })
+    .set({
+      [livemode ? 'walletBalanceCents' : 'testWalletBalanceCents']: sql`${balance} + ${signed}`,
+      updatedAt: entry.at,
+    })
     .where(condition)
-    .returning({ balance: accounts.walletBalanceCents });
+    .returning({ balance });
+  if (!updated && credit) {
+    throw new AppError('VALIDATION_ERROR', 'The wallet balance would exceed its maximum', {
+      field: 'amount',
+    });
+  }
   if (!updated) {
     // Throwing rolls back the caller's transaction, including the reference row inserted above.
     throw new AppError('INSUFFICIENT_BALANCE', 'Wallet balance is below the amount', {
@@ -99,5 +130,11 @@ export async function postLedgerEntry(tx: Tx, entry: LedgerEntry): Promise<Ledge
     .update(walletTransactions)
     .set({ balanceAfterCents: updated.balance })
     .where(eq(walletTransactions.id, id));
+  await observer?.balanceChanged(tx, {
+    accountId: entry.accountId,
+    beforeCents: updated.balance - signed,
+    afterCents: updated.balance,
+    livemode,
+  });
   return { duplicate: false, transactionId: id, balanceAfterCents: updated.balance };
 }

@@ -1,11 +1,11 @@
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { accounts, walletTransactions } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { AppError } from '../errors.js';
-import { postLedgerEntry } from './ledger.js';
+import { postLedgerEntry, type LedgerObserver } from './ledger.js';
 
 export type WalletTransaction = typeof walletTransactions.$inferSelect;
 
@@ -21,19 +21,29 @@ export interface AdjustmentInput {
 }
 
 /** Reads of the wallet ledger and operator adjustments; every write goes through postLedgerEntry. */
-export function createWalletService(deps: { db: Db; clock: Clock; audit: AuditService }) {
+export function createWalletService(deps: {
+  db: Db;
+  clock: Clock;
+  audit: AuditService;
+  /** Told of every posting (wallet.low_balance); optional for narrow tests. */
+  ledgerObserver?: LedgerObserver;
+}) {
   const { db, clock } = deps;
 
   return {
-    /** Newest first; ties within one millisecond fall back to insertion order. */
+    /**
+     * Newest first; ties within one millisecond fall back to insertion order. Live rows only unless
+     * `livemode` is false (the test wallet's rows).
+     */
     async listTransactions(
       accountId: string,
       limit = TRANSACTIONS_DEFAULT_LIMIT,
+      livemode = true,
     ): Promise<WalletTransaction[]> {
       return db
         .select()
         .from(walletTransactions)
-        .where(eq(walletTransactions.accountId, accountId))
+        .where(and(eq(walletTransactions.accountId, accountId), eq(walletTransactions.livemode, livemode)))
         .orderBy(desc(walletTransactions.createdAt), desc(walletTransactions.seq))
         .limit(Math.min(Math.max(limit, 1), TRANSACTIONS_MAX_LIMIT));
     },
@@ -49,14 +59,18 @@ export function createWalletService(deps: { db: Db; clock: Clock; audit: AuditSe
           .from(accounts)
           .where(eq(accounts.id, input.accountId));
         if (!account) throw new AppError('ACCOUNT_NOT_FOUND', 'Account not found');
-        const posted = await postLedgerEntry(tx, {
-          accountId: account.id,
-          kind: input.amountCents > 0 ? 'deposit' : 'withdrawal',
-          amountCents: Math.abs(input.amountCents),
-          reference: `adjustment:${newId('wtx')}`,
-          description: input.reason,
-          at: clock.now(),
-        });
+        const posted = await postLedgerEntry(
+          tx,
+          {
+            accountId: account.id,
+            kind: input.amountCents > 0 ? 'deposit' : 'withdrawal',
+            amountCents: Math.abs(input.amountCents),
+            reference: `adjustment:${newId('wtx')}`,
+            description: input.reason,
+            at: clock.now(),
+          },
+          deps.ledgerObserver,
+        );
         await deps.audit.record(tx, {
           action: 'wallet.adjust',
           targetType: 'account',

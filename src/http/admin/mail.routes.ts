@@ -10,6 +10,15 @@ const MailMessageSchema = Type.Object(
     subject: Type.String(),
     text: Type.String(),
     html: Nullable(Type.String()),
+    attachments: Type.Array(
+      Type.Object({
+        filename: Type.String(),
+        contentType: Type.String(),
+        cid: Nullable(Type.String({ description: 'Content-ID of an inline image (`<img src="cid:…">`)' })),
+        size: Type.Integer({ description: 'Bytes' }),
+      }),
+      { description: 'Attachments sent with the message (metadata; the bytes are not kept)' },
+    ),
     status: Type.Union([Type.Literal('recorded'), Type.Literal('sent'), Type.Literal('failed')], {
       description: 'recorded (outbox only), sent (delivered by SMTP) or failed',
     }),
@@ -43,6 +52,7 @@ export async function adminMailRoutes(app: FastifyInstance): Promise<void> {
           subject: m.subject,
           text: m.text,
           html: m.html,
+          attachments: m.attachments ?? [],
           status: m.status,
           createdAt: m.createdAt.toISOString(),
         })),

@@ -34,6 +34,7 @@ const AdminOrderSchema = Type.Object(
     createdAt: IsoDate,
     updatedAt: IsoDate,
     completedAt: Nullable(IsoDate),
+    livemode: Type.Boolean({ description: 'false: a test-mode order (sandbox, test wallet)' }),
     esims: Type.Array(MobileEsimSchema),
     attempts: Type.Array(AttemptSchema),
   },
@@ -64,6 +65,7 @@ function presentAdminOrder(view: AdminOrderView, publicBaseUrl: string): Static<
     createdAt: order.createdAt.toISOString(),
     updatedAt: order.updatedAt.toISOString(),
     completedAt: iso(order.completedAt),
+    livemode: order.livemode,
     esims: view.esims.map((e) => presentMobileEsim(e, publicBaseUrl)),
     attempts: view.attempts.map((a) => ({
       attempt: a.attempt,

@@ -7,6 +7,7 @@ import { adminAccountRoutes } from './accounts.routes.js';
 import { adminMailRoutes } from './mail.routes.js';
 import { adminOrdersRoutes } from './orders.routes.js';
 import { adminSandboxEsimRoutes } from './sandbox-esim.routes.js';
+import { adminJobsRoutes } from './jobs.routes.js';
 
 /** Every operator API route module, one line each. */
 export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
@@ -18,4 +19,5 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
   await app.register(adminOrdersRoutes);
   await app.register(adminSandboxEsimRoutes);
   await app.register(adminCatalogRoutes);
+  await app.register(adminJobsRoutes);
 }

@@ -11,8 +11,9 @@ import { adminErrors, IsoDate, Nullable } from '../shared/schemas.js';
  */
 export async function adminSandboxEsimRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { db, clock, config, audit } = app.container;
-  const controls = createSandboxEsimControls({ db, clock });
+  const { db, clock, config, audit, providerNotifications } = app.container;
+  // Usage changes "send" DATA_USAGE / ESIM_STATUS webhooks like eSIM Access does.
+  const controls = createSandboxEsimControls({ db, clock, notify: providerNotifications.sandboxNotify });
   const tags = ['Admin', 'Sandbox'];
   const requireSandbox = () => {
     if (config.esimProvider !== 'sandbox')

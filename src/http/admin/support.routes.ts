@@ -75,6 +75,7 @@ export async function adminSupportRoutes(app: FastifyInstance): Promise<void> {
   r.post(
     '/tickets/:id/messages',
     {
+      config: { freeText: ['message'] },
       schema: {
         tags: ['Support'],
         summary: 'Staff reply',

@@ -1,10 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { apiKeysOf } from '../../domain/accounts/api-keys.js';
 import { AppError } from '../../domain/errors.js';
 import { CURRENCIES } from '../../lib/money.js';
 import { clearSessionCookie } from '../shared/auth.js';
-import { IsoDate, mobileErrors, SuccessSchema } from '../shared/schemas.js';
+import { IsoDate, mobileErrors, Nullable, SuccessSchema } from '../shared/schemas.js';
 import { presentUser, UserSchema } from '../shared/user.js';
 
 const tags = ['Account'];
@@ -14,7 +15,7 @@ const UserResponse = Type.Object({ success: Type.Literal(true), user: UserSchema
 const AVATAR_DATA_URI_MAX = 2_100_000;
 const AvatarBytes = Type.Unsafe<Buffer>({ type: 'string', format: 'binary' });
 
-/** PATCH /user/profile, POST /user/avatar, POST /user/api-key/generate, DELETE /user/account, GET /avatars/:token. */
+/** PATCH /user/profile, POST /user/avatar, POST /user/api-key/generate, GET /user/api-keys, DELETE /user/account, GET /avatars/:token. */
 export async function accountRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { accounts, config } = app.container;
@@ -67,26 +68,77 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags,
         summary: 'Generate a Partner API key',
-        description: 'The raw key appears only in this response. Any previous key stops working at once.',
+        description:
+          'The raw key appears only in this response. An account holds one live and one test key; ' +
+          'generating replaces only the key of the requested mode, which stops working at once. The ' +
+          'body is optional (no body, an empty body or `{}` = live). The first test key opens the ' +
+          'test wallet with 1000.00 USD.',
+        body: Type.Object(
+          {
+            mode: Type.Optional(
+              Type.Union([Type.Literal('live'), Type.Literal('test')], {
+                description: 'live (default): svc_live_sk_…; test: svc_test_sk_… (sandbox, test wallet)',
+              }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
         response: {
           200: Type.Object({
             success: Type.Literal(true),
-            key: Type.String({ description: 'svc_live_sk_ followed by 40 base62 characters' }),
+            key: Type.String({
+              description: 'svc_live_sk_ or svc_test_sk_ followed by 40 base62 characters',
+            }),
             apiKeyPrefix: Type.String({ description: 'Display form, e.g. svc_live_sk_AbCd…WxYz' }),
             apiKeyGeneratedAt: IsoDate,
+            mode: Type.Union([Type.Literal('live'), Type.Literal('test')]),
+          }),
+          ...mobileErrors(401, 403),
+        },
+      },
+      preValidation: async (request) => {
+        // Today's clients send no body at all: that is a live key.
+        request.body ??= {};
+      },
+    },
+    async (request) => {
+      const generated = await accounts.generateApiKey(request.auth!.account.id, request.body.mode ?? 'live');
+      return {
+        success: true as const,
+        key: generated.key,
+        apiKeyPrefix: generated.apiKeyPrefix,
+        apiKeyGeneratedAt: generated.apiKeyGeneratedAt.toISOString(),
+        mode: generated.mode,
+      };
+    },
+  );
+
+  const KeyInfo = Nullable(Type.Object({ apiKeyPrefix: Type.String(), apiKeyGeneratedAt: IsoDate }));
+  r.get(
+    '/user/api-keys',
+    {
+      schema: {
+        tags,
+        summary: 'The Partner API keys of the account',
+        description:
+          'Display prefix and generation time of the live and the test key (null when none); never the key.',
+        response: {
+          200: Type.Object({
+            success: Type.Literal(true),
+            live: KeyInfo,
+            test: KeyInfo,
           }),
           ...mobileErrors(401, 403),
         },
       },
     },
     async (request) => {
-      const generated = await accounts.generateApiKey(request.auth!.account.id);
-      return {
-        success: true as const,
-        key: generated.key,
-        apiKeyPrefix: generated.apiKeyPrefix,
-        apiKeyGeneratedAt: generated.apiKeyGeneratedAt.toISOString(),
-      };
+      const keys = apiKeysOf(request.auth!.account);
+      const show = (info: (typeof keys)['live']) =>
+        info
+          ? { apiKeyPrefix: info.apiKeyPrefix, apiKeyGeneratedAt: info.apiKeyGeneratedAt.toISOString() }
+          : null;
+      return { success: true as const, live: show(keys.live), test: show(keys.test) };
     },
   );
 

@@ -2,7 +2,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../domain/accounts/passwords.js';
-import { MINUTE } from '../../lib/clock.js';
+import { isAppError } from '../../domain/errors.js';
+import { HOUR, MINUTE } from '../../lib/clock.js';
+import { createFailureCounter, tooManyFailures } from '../shared/failure-counter.js';
 import { clearSessionCookie, setSessionCookie } from '../shared/auth.js';
 import { preferredLang } from '../shared/messages.js';
 import { createRateLimitGuard } from '../shared/rate-limit.js';
@@ -25,26 +27,47 @@ function bodyEmail(request: FastifyRequest): string | undefined {
 export async function authRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { accounts, config } = app.container;
-  const perMinute = config.rateLimits.authPerMinute;
-  const bruteForceGuard = (name: string) =>
-    createRateLimitGuard(app, [
-      { name: `${name}:ip`, max: perMinute, windowMs: MINUTE, key: (request) => request.ip },
-      { name: `${name}:email`, max: perMinute, windowMs: MINUTE, key: bodyEmail },
-    ]);
-  const loginGuard = await bruteForceGuard('login');
-  const forgotGuard = await bruteForceGuard('forgot');
+  const { authPerMinute: perMinute, registerPerHour, accountFailuresPerHour } = config.rateLimits;
+  const ipOf = (request: FastifyRequest) => request.ip;
+  // Login: per client address, and per address+account. Never per account alone: failures from
+  // one address must not lock the owner out from another (see docs/security.md).
+  const loginGuard = await createRateLimitGuard(app, [
+    { name: 'login:ip', max: perMinute, windowMs: MINUTE, key: ipOf },
+    {
+      name: 'login:ip-email',
+      max: perMinute,
+      windowMs: MINUTE,
+      key: (request) => {
+        const email = bodyEmail(request);
+        return email === undefined ? undefined : `${request.ip}|${email}`;
+      },
+    },
+  ]);
+  const forgotGuard = await createRateLimitGuard(app, [
+    { name: 'forgot:ip', max: perMinute, windowMs: MINUTE, key: ipOf },
+    { name: 'forgot:email', max: perMinute, windowMs: MINUTE, key: bodyEmail },
+  ]);
+  const registerGuard = await createRateLimitGuard(app, [
+    { name: 'register:ip', max: registerPerHour, windowMs: HOUR, key: ipOf },
+  ]);
+  // The slower per-account limit counts wrong passwords only. Past it, an address that sent a
+  // wrong password for the account in the window is refused before its password is checked; a
+  // clean address is still checked, so the owner's right password keeps working.
+  const accountFailures = createFailureCounter(app, 'login-account', HOUR);
+  const addressFailures = createFailureCounter(app, 'login-account-ip', HOUR);
+  const changePasswordFailures = createFailureCounter(app, 'change-password', MINUTE);
 
   r.post(
     '/auth/register',
     {
       config: { auth: 'none' },
+      preHandler: registerGuard,
       schema: {
         tags,
         summary: 'Create an account',
-        description:
-          'Creates an ACTIVE account and a session. The token is returned and also set as a cookie.',
+        description: `Creates an ACTIVE account and a session. The token is returned and also set as a cookie. Rate limited per client address (${registerPerHour}/hour).`,
         body: Type.Object({ firstName: Name, lastName: Name, email: Email, password: NewPassword }),
-        response: { 200: SessionResponse, ...mobileErrors(409) },
+        response: { 200: SessionResponse, ...mobileErrors(409, 429) },
       },
     },
     async (request, reply) => {
@@ -65,7 +88,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags,
         summary: 'Log in',
-        description: `401 for an unknown address or wrong password (same message), 403 for a suspended or banned account. Rate limited per address and per IP (${perMinute}/min).`,
+        description: `401 for an unknown address or wrong password (same message), 403 for a suspended or banned account. Rate limited per client IP and per IP+address (${perMinute}/min); after ${accountFailuresPerHour} wrong passwords for one address in an hour, IPs that sent one are refused (429) while other IPs are still checked.`,
         body: Type.Object({
           email: Email,
           password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH }),
@@ -74,7 +97,22 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const { view, session } = await accounts.login(request.body.email, request.body.password);
+      const email = request.body.email.trim().toLowerCase();
+      const addressKey = `${email}|${request.ip}`;
+      const failures = await accountFailures.count(email);
+      if (failures.count >= accountFailuresPerHour && (await addressFailures.count(addressKey)).count > 0) {
+        throw tooManyFailures(failures.retryAfterSeconds);
+      }
+      let issued;
+      try {
+        issued = await accounts.login(request.body.email, request.body.password);
+      } catch (err) {
+        if (isAppError(err) && err.code === 'INVALID_CREDENTIALS') {
+          await Promise.all([accountFailures.hit(email), addressFailures.hit(addressKey)]);
+        }
+        throw err;
+      }
+      const { view, session } = issued;
       setSessionCookie(reply, config, session.token, session.expiresAt);
       return { success: true as const, user: presentUser(view, config.publicBaseUrl), token: session.token };
     },
@@ -156,7 +194,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
         tags,
         summary: 'Set a new password with a reset token',
         description:
-          'The token works once. Every session of the account ends. 400 INVALID_TOKEN when used or expired.',
+          'The token works once. Every session of the account ends and its Partner API key is revoked. 400 INVALID_TOKEN when used or expired.',
         body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }), newPassword: NewPassword }),
         response: { 200: SuccessSchema, ...mobileErrors() },
       },
@@ -173,22 +211,29 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags,
         summary: 'Change the password',
-        description:
-          'currentPassword is required unless the account has no password. Every other session of the account ends; this one stays.',
+        description: `currentPassword is required unless the account has no password. Every other session of the account ends and the Partner API key is revoked (generate a new one); this session stays. After ${perMinute} wrong currentPassword attempts in a minute: 429 RATE_LIMITED with Retry-After.`,
         body: Type.Object({
           currentPassword: Type.Optional(Type.String({ maxLength: PASSWORD_MAX_LENGTH })),
           newPassword: NewPassword,
         }),
-        response: { 200: SuccessSchema, ...mobileErrors(401, 403) },
+        response: { 200: SuccessSchema, ...mobileErrors(401, 403, 429) },
       },
     },
     async (request) => {
       const { account, sessionId } = request.auth!;
-      await accounts.changePassword(
-        { accountId: account.id, sessionId },
-        request.body.currentPassword,
-        request.body.newPassword,
-      );
+      const failures = await changePasswordFailures.count(account.id);
+      if (failures.count >= perMinute) throw tooManyFailures(failures.retryAfterSeconds);
+      try {
+        await accounts.changePassword(
+          { accountId: account.id, sessionId },
+          request.body.currentPassword,
+          request.body.newPassword,
+        );
+      } catch (err) {
+        if (isAppError(err) && err.code === 'CURRENT_PASSWORD_INCORRECT')
+          await changePasswordFailures.hit(account.id);
+        throw err;
+      }
       return { success: true as const };
     },
   );

@@ -25,7 +25,8 @@ const ListResponse = Type.Object({
       code: Type.String(),
       name: Type.String(),
       flagEmoji: Type.String(),
-      continent: Type.String(),
+      continent: Type.String({ description: 'English continent name, a stable grouping key ("Europe")' }),
+      continentName: Type.String({ description: 'The continent in the caller locale ("Avrupa")' }),
       startingPrice: MoneySchema,
       planCount: Type.Integer(),
     }),
@@ -46,13 +47,14 @@ const DetailResponse = Type.Object({
     code: Type.String(),
     name: Type.String(),
     flagEmoji: Type.String(),
-    continent: Type.String(),
+    continent: Type.String({ description: 'English continent name, a stable grouping key ("Europe")' }),
+    continentName: Type.String({ description: 'The continent in the caller locale ("Avrupa")' }),
     description: Type.String(),
     plans: Type.Array(
       Type.Object({
         id: Type.String(),
-        title: Type.String(),
-        description: Type.String(),
+        title: Type.String({ description: 'In the caller locale: "Türkiye · 1 GB · 7 gün"' }),
+        description: Type.String({ description: 'One sentence in the caller locale' }),
         dataAmountMb: Type.Integer(),
         durationDays: Type.Integer(),
         isTopUp: Type.Boolean(),
@@ -141,7 +143,8 @@ export async function destinationsRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         summary: 'One destination with its plans',
         tags: ['catalog'],
-        description: 'Full detail of one country (ISO code, any case): description and every sellable plan.',
+        description:
+          'Full detail of one country (ISO code, any case) or region (code from the list, e.g. EUROPE, GLOBAL): description and every sellable plan.',
         params: Type.Object({ code: Type.String({ minLength: 1, maxLength: 64 }) }),
         querystring: Type.Object(ViewQuery),
         response: { 200: DetailResponse, 304: NotModified, ...mobileErrors(404) },
@@ -150,7 +153,7 @@ export async function destinationsRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const { locale, currency } = viewContext(request, request.query);
       const code = request.params.code.toUpperCase();
-      if (!/^[A-Z]{2}$/.test(code)) throw notFound();
+      if (!/^[A-Z]{2}$|^[A-Z][A-Z_]{2,63}$/.test(code)) throw notFound();
       reply.header('vary', 'Accept-Language, Authorization, Cookie');
       return cache.send(
         request,

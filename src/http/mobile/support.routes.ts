@@ -1,16 +1,20 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../domain/errors.js';
 import { TICKET_CATEGORIES, TICKET_STATUSES, type TicketView } from '../../domain/support/support.service.js';
 import { IsoDate, mobileErrors, Nullable } from '../shared/schemas.js';
 
 /** At least one non-space character: a blank subject or message is not a ticket. */
 const NOT_BLANK = '\\S';
 
-export const TicketCategorySchema = Type.Union(
-  TICKET_CATEGORIES.map((c) => Type.Literal(c)),
-  { description: 'Topic of the ticket; `other` when omitted' },
-);
+export const TICKET_CATEGORY_MAX_LENGTH = 32;
+export const TicketCategorySchema = Type.String({
+  minLength: 1,
+  maxLength: TICKET_CATEGORY_MAX_LENGTH,
+  description: `Topic of the ticket, free text of 1–${TICKET_CATEGORY_MAX_LENGTH} characters (trimmed), stored and echoed as sent; \`other\` when omitted. Suggestions: ${TICKET_CATEGORIES.join(', ')}.`,
+  examples: [...TICKET_CATEGORIES],
+});
 export const TicketStatusSchema = Type.Union(
   TICKET_STATUSES.map((s) => Type.Literal(s)),
   { description: 'OPEN (waiting for staff), ANSWERED (staff replied), RESOLVED, CLOSED' },
@@ -86,6 +90,7 @@ export async function supportRoutes(app: FastifyInstance): Promise<void> {
   r.post(
     '/support/tickets',
     {
+      config: { freeText: ['message'] },
       schema: {
         tags: ['Support'],
         summary: 'Open a ticket',
@@ -100,7 +105,14 @@ export async function supportRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const ticket = await support.create(request.auth!.account.id, request.body);
+      const category = request.body.category?.trim();
+      if (category === '') {
+        throw new AppError('VALIDATION_ERROR', 'category must not be blank', {
+          field: 'category',
+          issues: [{ field: 'category', message: 'must not be blank' }],
+        });
+      }
+      const ticket = await support.create(request.auth!.account.id, { ...request.body, category });
       return reply.code(201).send({ ticket: toCustomerTicket(ticket) });
     },
   );
@@ -108,6 +120,7 @@ export async function supportRoutes(app: FastifyInstance): Promise<void> {
   r.post(
     '/support/tickets/:id/messages',
     {
+      config: { freeText: ['message'] },
       schema: {
         tags: ['Support'],
         summary: 'Reply to my ticket',

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { modeOfKey } from '../../domain/accounts/api-keys.js';
 import { AppError } from '../../domain/errors.js';
 import { registerPartnerRoutes } from './routes.js';
 import { installErrorHandling } from '../shared/errors.js';
@@ -9,17 +10,26 @@ import { installPartnerRateLimit } from './rate-limit.js';
  * Partner API, `/api/public/v1`. API key by `Authorization: Bearer` or `X-API-Key`; session
  * tokens and cookies are never accepted. The account is re-read on every request, so a
  * regenerated key or a suspension takes effect at once on every instance.
+ *
+ * The key's prefix gives the mode (svc_live_sk_ / svc_test_sk_): `request.livemode`, and the
+ * `x-livemode: true|false` header on every response whose key names a mode, errors and 401s
+ * included (a request without a recognisable key has no mode and gets no header).
  */
 export async function partnerSurface(app: FastifyInstance): Promise<void> {
   const { apiKeys } = app.container;
   installErrorHandling(app, 'partner');
 
-  app.addHook('onRequest', async (request) => {
-    if (request.is404) return;
+  app.addHook('onRequest', async (request, reply) => {
     const headerKey = request.headers['x-api-key'];
     const key =
       (typeof headerKey === 'string' ? headerKey.trim() : undefined) ||
       parseBearer(request.headers.authorization);
+    const mode = key ? modeOfKey(key) : null;
+    if (mode) {
+      request.livemode = mode === 'live';
+      reply.header('x-livemode', String(request.livemode));
+    }
+    if (request.is404) return;
     const account = key ? await apiKeys.authenticate(key) : null;
     if (!account) throw new AppError('UNAUTHORIZED', 'Missing or invalid API key');
     request.partner = account;

@@ -10,6 +10,7 @@ const esim = {
   qrCodeUrl: 'https://api.example.com/api/v1/esims/qr_Zp8Wm2Lk5Vx9Qa7Rt3Yb/qr.png',
   smdpAddress: 'smdp.example.com',
   status: 'PENDING',
+  livemode: true,
 };
 
 const summary = {
@@ -20,6 +21,7 @@ const summary = {
   planId: 'plan_tr_1gb_7d',
   quantity: 1,
   createdAt: '2026-11-22T04:30:12.345Z',
+  livemode: true,
 };
 
 export const orderExamples = {
@@ -41,6 +43,13 @@ const MESSAGES: Partial<Record<ErrorCode, { message: string; details?: Record<st
   PLAN_NOT_FOUND: { message: 'Plan plan_xx does not exist or is not sold' },
   ORDER_NOT_FOUND: { message: 'Order not found' },
   COUNTRY_NOT_FOUND: { message: 'Destination not found' },
+  ESIM_NOT_FOUND: { message: 'No test-mode eSIM of yours has this id or ICCID' },
+  FORBIDDEN: { message: 'Test helpers need a test-mode key (svc_test_sk_…); this request used a live key' },
+  NOT_FOUND: { message: 'Webhook endpoint not found' },
+  CONFLICT: {
+    message: 'An account can have at most 10 webhook endpoints; delete one first',
+    details: { limit: 10 },
+  },
   IDEMPOTENCY_KEY_REUSED: { message: 'This Idempotency-Key was already used with a different request body' },
   IDEMPOTENCY_KEY_IN_USE: { message: 'A request with this Idempotency-Key is still running' },
   RATE_LIMITED: { message: 'Too many requests; retry in 42 s' },

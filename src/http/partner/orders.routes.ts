@@ -13,6 +13,8 @@ import { errorResponse, orderExamples, partnerCommonErrors } from './openapi-exa
 const SECURITY: Array<Record<string, string[]>> = [{ apiKey: [] }, { apiKeyHeader: [] }];
 const TAGS = ['Partner orders'];
 export const IDEMPOTENCY_SCOPE = 'partner.orders';
+/** Test-mode keys have their own key space: the same Idempotency-Key in live and test never meets. */
+export const TEST_IDEMPOTENCY_SCOPE = 'partner.orders.test';
 
 const CreateOrderBody = Type.Object(
   {
@@ -115,6 +117,7 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const accountId = request.partner!.id;
+      const { livemode } = request;
       const place = async (): Promise<IdempotentResponse> => {
         const placed = await orders.placeOrder({
           accountId,
@@ -123,6 +126,7 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
           quantity: request.body.quantity,
           topUpIccid: request.body.iccid,
           paymentMethod: 'wallet',
+          livemode,
         });
         return { statusCode: 201, body: presentPartnerOrder(placed.order, placed.esims, baseUrl) };
       };
@@ -130,7 +134,12 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
       const response = key
         ? await withIdempotency(
             { db, clock },
-            { accountId, scope: IDEMPOTENCY_SCOPE, key, body: request.body },
+            {
+              accountId,
+              scope: livemode ? IDEMPOTENCY_SCOPE : TEST_IDEMPOTENCY_SCOPE,
+              key,
+              body: request.body,
+            },
             () => appErrorResponse('partner', request, place),
           )
         : await place();
@@ -160,7 +169,11 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const { limit, startingAfter } = request.query;
-      const page = await orders.listOrders(request.partner!.id, { limit, startingAfter });
+      const page = await orders.listOrders(request.partner!.id, {
+        limit,
+        startingAfter,
+        livemode: request.livemode,
+      });
       return { orders: page.orders.map(presentPartnerOrderSummary), hasMore: page.hasMore };
     },
   );
@@ -184,7 +197,11 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const { order, esims } = await orders.getOrder(request.partner!.id, request.params.id);
+      const { order, esims } = await orders.getOrder(
+        request.partner!.id,
+        request.params.id,
+        request.livemode,
+      );
       return presentPartnerOrder(order, await orders.refreshUsage(esims), baseUrl, true);
     },
   );

@@ -14,10 +14,10 @@ export function bucketFor(request: FastifyRequest): PartnerBucket {
 /**
  * Partner rate limiting through the shared guard (src/http/shared/rate-limit.ts: @fastify/rate-limit
  * stores, Redis-backed and shared by every instance when REDIS_URL is set, in-process otherwise;
- * fails open with a logged warning while Redis is down).
+ * in-process counters with a logged warning while Redis is down).
  *
  * It runs as an onRequest hook registered after the key check, so:
- * - budgets are per account: an unauthenticated flood gets 401 without spending anyone's budget,
+ * - budgets are per account and mode (live, test): an unauthenticated flood gets 401 without spending anyone's budget,
  *   and a regenerated key continues the account's budget instead of resetting it;
  * - a refused request is never parsed and never reaches a handler or the order core;
  * - every authenticated response, errors included, carries X-RateLimit-Limit / -Remaining /
@@ -26,7 +26,10 @@ export function bucketFor(request: FastifyRequest): PartnerBucket {
 export async function installPartnerRateLimit(app: FastifyInstance): Promise<void> {
   const { rateLimits } = app.container.config;
   const partnerIn = (bucket: PartnerBucket) => (request: FastifyRequest) =>
-    request.partner && bucketFor(request) === bucket ? request.partner.id : undefined;
+    // Live and test traffic have separate budgets: a load test with a test key never throttles live orders.
+    request.partner && bucketFor(request) === bucket
+      ? request.partner.id + (request.livemode ? '' : ':test')
+      : undefined;
   const guard = await createRateLimitGuard(app, [
     {
       name: 'partner-read',

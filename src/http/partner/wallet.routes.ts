@@ -1,20 +1,22 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { centsToUsd } from '../../lib/money.js';
-import { partnerCommonErrors } from './openapi-examples.js';
+import { accounts } from '../../db/schema/index.js';
+import { AppError } from '../../domain/errors.js';
+import { PartnerWalletSchema, presentPartnerWallet } from '../shared/partner-wallet.js';
+import { errorResponse, partnerCommonErrors } from './openapi-examples.js';
 
-export const PartnerWalletSchema = Type.Object(
-  {
-    balanceUsd: Type.Number({ description: 'Prepaid wallet balance in USD, at most two decimals' }),
-    currency: Type.Literal('USD'),
-  },
-  { title: 'PartnerWallet', examples: [{ balanceUsd: 125.5, currency: 'USD' }] },
-);
+export { PartnerWalletSchema } from '../shared/partner-wallet.js';
 
-/** `GET /wallet`: the balance partner orders are charged to. */
+const SECURITY: Array<Record<string, string[]>> = [{ apiKey: [] }, { apiKeyHeader: [] }];
+
+/** `GET /wallet`: the balance partner orders are charged to; `PATCH /wallet`: its low-balance alert. */
 export async function walletRoutes(app: FastifyInstance): Promise<void> {
-  app.withTypeProvider<TypeBoxTypeProvider>().get(
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { db, clock } = app.container;
+
+  r.get(
     '/wallet',
     {
       schema: {
@@ -22,15 +24,58 @@ export async function walletRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Wallet balance',
         description:
           'The prepaid USD balance that `POST /orders` is charged to. Top it up from the dashboard ' +
-          '(card or crypto); partners pay the storefront retail price.',
-        security: [{ apiKey: [] }, { apiKeyHeader: [] }],
+          '(card or crypto); partners pay the storefront retail price. With a test key: the test ' +
+          'wallet (starts at 1000.00, reset with POST /test/wallet/reset); x-livemode tells which.',
+        security: SECURITY,
         response: { 200: PartnerWalletSchema, ...partnerCommonErrors },
       },
     },
     // The key check re-reads the account on every request, so its balance is current.
-    async (request) => ({
-      balanceUsd: centsToUsd(request.partner!.walletBalanceCents),
-      currency: 'USD' as const,
-    }),
+    async (request) => presentPartnerWallet(request.partner!, request.livemode),
+  );
+
+  r.patch(
+    '/wallet',
+    {
+      schema: {
+        tags: ['Partner wallet'],
+        summary: 'Set the low-balance threshold',
+        description:
+          'wallet.low_balance fires when a charge takes the balance from at least this amount to below ' +
+          'it (once per crossing). USD, at most two decimals; 0 turns the alert off. Default 50.00.',
+        security: SECURITY,
+        body: Type.Object(
+          {
+            lowBalanceThreshold: Type.Number({
+              minimum: 0,
+              maximum: 1_000_000,
+              description: 'USD, at most two decimals',
+            }),
+          },
+          { additionalProperties: false, examples: [{ lowBalanceThreshold: 100 }] },
+        ),
+        response: {
+          200: PartnerWalletSchema,
+          400: errorResponse(
+            'lowBalanceThreshold missing, negative, above 1,000,000 or with more than two decimals',
+            'VALIDATION_ERROR',
+          ),
+          ...partnerCommonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const cents = Math.round(request.body.lowBalanceThreshold * 100);
+      if (Math.abs(cents - request.body.lowBalanceThreshold * 100) > 1e-6)
+        throw new AppError('VALIDATION_ERROR', 'lowBalanceThreshold must have at most two decimals', {
+          field: 'lowBalanceThreshold',
+        });
+      const [account] = await db
+        .update(accounts)
+        .set({ lowBalanceThresholdCents: cents, updatedAt: clock.now() })
+        .where(eq(accounts.id, request.partner!.id))
+        .returning();
+      return presentPartnerWallet(account!, request.livemode);
+    },
   );
 }

@@ -6,6 +6,7 @@ import type { PaymentMethod } from '../../domain/payments/settlement.js';
 import type { SandboxView } from '../../providers/payments/types.js';
 import { centsToDecimalString } from '../../lib/money.js';
 import { partnerErrors } from '../shared/schemas.js';
+import { forbidFraming } from '../shared/security.js';
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -57,7 +58,7 @@ export function sandboxPaymentPages(method: PaymentMethod) {
       },
       async (request, reply) => {
         const view = await payments.sandboxView(method, request.params.id);
-        return reply.type('text/html; charset=utf-8').send(renderPage(method, view));
+        return forbidFraming(reply).type('text/html; charset=utf-8').send(renderPage(method, view));
       },
     );
 

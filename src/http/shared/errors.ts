@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../../db/errors.js';
 import { AppError, type ErrorCode } from '../../domain/errors.js';
 import { statusFor, type Surface } from './error-map.js';
 import { messageFor, preferredLang } from './messages.js';
@@ -46,6 +47,20 @@ export function toAppError(err: unknown): { error: AppError; unexpected: boolean
       fe.statusCode === 404 ? 'NOT_FOUND' : fe.statusCode === 413 ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION_ERROR';
     return {
       error: new AppError(code, code === 'VALIDATION_ERROR' ? 'Invalid request' : code),
+      unexpected: false,
+    };
+  }
+  if (isDatabaseUnavailable(err)) {
+    // Database down or restarting: a retryable 503, not a 500 (and no stack in the log).
+    return {
+      error: new AppError(
+        'SERVICE_UNAVAILABLE',
+        'The service is temporarily unavailable; retry shortly',
+        undefined,
+        {
+          'retry-after': '5',
+        },
+      ),
       unexpected: false,
     };
   }

@@ -42,6 +42,8 @@ const MESSAGES: Record<ErrorCode, Record<Lang, string>> = {
   },
   PAYLOAD_TOO_LARGE: { tr: 'İstek gövdesi çok büyük.', en: 'The request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: { tr: 'Desteklenmeyen içerik türü.', en: 'Unsupported content type.' },
+  URI_TOO_LONG: { tr: 'İstek adresi çok uzun.', en: 'The request URL is too long.' },
+  HEADERS_TOO_LARGE: { tr: 'İstek başlıkları çok büyük.', en: 'The request headers are too large.' },
   RATE_LIMITED: {
     tr: 'Çok fazla istek gönderildi, lütfen biraz sonra tekrar deneyin.',
     en: 'Too many requests, please try again later.',

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { finishDocument, surfaceOf } from './openapi-contract.js';
 
 type OpenApiDoc = {
   info: Record<string, unknown>;
@@ -24,14 +25,8 @@ export function registerOpenApiDocuments(app: FastifyInstance): void {
       let body = cache.get(doc.path);
       if (!body) {
         const full = app.swagger() as unknown as OpenApiDoc;
-        const paths = Object.fromEntries(
-          Object.entries(full.paths ?? {}).filter(([path]) => path.startsWith(doc.prefix)),
-        );
-        body = JSON.stringify({
-          ...full,
-          info: { ...full.info, title: `eSIM Resale Service — ${doc.title}` },
-          paths,
-        });
+        // The surface's paths, security, named components and headers: see ./openapi-contract.ts
+        body = JSON.stringify(finishDocument(full, surfaceOf(doc.prefix)!));
         cache.set(doc.path, body);
       }
       return reply.type('application/json; charset=utf-8').send(body);

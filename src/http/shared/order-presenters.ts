@@ -13,9 +13,20 @@ const ESIM_STATUSES = ['PENDING', 'ACTIVE', 'DEPLETED', 'EXPIRED', 'CANCELLED'] 
 
 const OrderStatus = Type.Union(
   ORDER_STATUSES.map((s) => Type.Literal(s)),
-  { description: 'decisions §3' },
+  {
+    title: 'OrderStatus',
+    description:
+      'AWAITING_PAYMENT: card/crypto payment open; PROCESSING: paid, eSIM being issued (retried in the ' +
+      'background); COMPLETED: eSIMs issued; CANCELLED: payment never completed; REFUNDED: money returned',
+  },
 );
-const EsimStatus = Type.Union(ESIM_STATUSES.map((s) => Type.Literal(s)));
+const EsimStatus = Type.Union(
+  ESIM_STATUSES.map((s) => Type.Literal(s)),
+  {
+    title: 'EsimStatus',
+    description: 'PENDING (issued, not installed yet), ACTIVE, DEPLETED (data used up), EXPIRED or CANCELLED',
+  },
+);
 
 export function qrCodeUrl(publicBaseUrl: string, qrToken: string, format: 'png' | 'svg' = 'png'): string {
   return `${publicBaseUrl}/api/v1/esims/${qrToken}/qr.${format}`;
@@ -77,6 +88,7 @@ export const PartnerEsimSchema = Type.Object(
     status: EsimStatus,
     dataUsageMb: Type.Optional(Type.Integer()),
     totalVolumeMb: Type.Optional(Type.Integer()),
+    livemode: Type.Boolean({ description: 'false for test-mode objects (made with a svc_test_sk_ key)' }),
   },
   { title: 'PartnerEsim' },
 );
@@ -95,6 +107,7 @@ export function presentPartnerEsim(
     smdpAddress: esim.smdpAddress,
     status: esim.status,
     ...(withUsage ? { dataUsageMb: esim.dataUsageMb, totalVolumeMb: esim.totalVolumeMb } : {}),
+    livemode: esim.livemode,
   };
 }
 
@@ -142,6 +155,7 @@ export const PartnerOrderSummarySchema = Type.Object(
     planId: Type.String(),
     quantity: Type.Integer(),
     createdAt: IsoDate,
+    livemode: Type.Boolean({ description: 'false for test-mode objects (made with a svc_test_sk_ key)' }),
   },
   { title: 'PartnerOrderSummary' },
 );
@@ -155,6 +169,7 @@ export function presentPartnerOrderSummary(order: OrderRow): Static<typeof Partn
     planId: order.planId,
     quantity: order.quantity,
     createdAt: order.createdAt.toISOString(),
+    livemode: order.livemode,
   };
 }
 

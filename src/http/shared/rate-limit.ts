@@ -27,9 +27,11 @@ const OUTAGE_LOG_INTERVAL_MS = 30_000;
  * Every rule is spent on every request; the tightest one decides the X-RateLimit-* headers, and
  * when any is exceeded the request fails with 429 RATE_LIMITED and Retry-After (seconds).
  *
- * Redis errors fail open: the request is served and a warning is logged (at most every 30 s).
- * Refusing every login while Redis is down would turn a cache outage into a full outage; argon2
- * verification (about 200/s per core) still bounds guessing, and GET /ready reports the outage.
+ * Redis errors fall back to in-process counters: the request is served and counted in this
+ * process (the same fixed windows, so each instance allows up to `max` on its own while Redis is
+ * away), with a warning when the fallback starts (repeated at most every 30 s) and a note when
+ * Redis answers again, which is tried on every request. Refusing every login while Redis is down
+ * would turn a cache outage into a full outage; GET /ready reports the outage.
  */
 export async function createRateLimitGuard(
   app: FastifyInstance,
@@ -53,23 +55,55 @@ export async function createRateLimitGuard(
   }));
 
   let lastOutageLog = 0;
+  let onFallback = false;
+  /** In-process fixed windows used while the shared store (Redis) fails. */
+  const local = new Map<string, { count: number; resetAt: number }>();
+
+  function spendLocally(rule: RateLimitRule, key: string): Outcome {
+    const now = Date.now();
+    if (local.size > 50_000) for (const [k, v] of local) if (v.resetAt <= now) local.delete(k);
+    const id = `${rule.name}:${key}`;
+    let entry = local.get(id);
+    if (!entry || entry.resetAt <= now) {
+      entry = { count: 0, resetAt: now + rule.windowMs };
+      local.set(id, entry);
+    }
+    entry.count++;
+    return {
+      max: rule.max,
+      remaining: Math.max(0, rule.max - entry.count),
+      resetSeconds: Math.max(1, Math.ceil((entry.resetAt - now) / 1000)),
+      exceeded: entry.count > rule.max,
+    };
+  }
+
   async function spend(
     rule: RateLimitRule,
     limiter: Limiter,
     request: FastifyRequest,
   ): Promise<Outcome | null> {
-    if (rule.key(request) === undefined) return null;
+    const key = rule.key(request);
+    if (key === undefined) return null;
     try {
       const result = await limiter(request);
+      if (onFallback) {
+        onFallback = false;
+        local.clear();
+        log.info({ rule: rule.name }, 'rate limiter store is back; using shared counters again');
+      }
       if (result.isAllowed) return null;
       const resetSeconds = Math.max(1, result.ttlInSeconds);
       return { max: rule.max, remaining: result.remaining, resetSeconds, exceeded: result.isExceeded };
     } catch (err) {
-      if (Date.now() - lastOutageLog > OUTAGE_LOG_INTERVAL_MS) {
+      if (!onFallback || Date.now() - lastOutageLog > OUTAGE_LOG_INTERVAL_MS) {
         lastOutageLog = Date.now();
-        log.warn({ err: (err as Error).message, rule: rule.name }, 'rate limiter unavailable; failing open');
+        log.warn(
+          { err: (err as Error).message, rule: rule.name },
+          'rate limiter store unavailable; falling back to in-process counters',
+        );
       }
-      return null;
+      onFallback = true;
+      return spendLocally(rule, key);
     }
   }
 

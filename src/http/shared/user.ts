@@ -17,7 +17,14 @@ export const UserSchema = Type.Object(
     locale: Type.String({ description: '2-letter language code' }),
     createdAt: IsoDate,
     avatarUrl: Nullable(Type.String({ description: 'Absolute URL of the avatar image, or null' })),
-    hasApiKey: Type.Boolean({ description: 'Whether a Partner API key is active' }),
+    hasApiKey: Type.Boolean({ description: 'Whether a live Partner API key (svc_live_sk_…) is active' }),
+    hasTestApiKey: Type.Boolean({
+      description: 'Whether a test-mode Partner API key (svc_test_sk_…) is active',
+    }),
+    apiKeyPrefix: Nullable(
+      Type.String({ description: 'Display form of the active Partner API key (never the key), or null' }),
+    ),
+    apiKeyGeneratedAt: Nullable(IsoDate),
   },
   { title: 'User' },
 );
@@ -45,5 +52,11 @@ export function presentUser({ account, avatarToken }: AccountView, publicBaseUrl
     createdAt: account.createdAt.toISOString(),
     avatarUrl: avatarUrl(publicBaseUrl, avatarToken),
     hasApiKey: account.apiKeyHash !== null,
+    hasTestApiKey: account.testApiKeyHash !== null,
+    apiKeyPrefix: account.apiKeyHash !== null ? account.apiKeyPrefix : null,
+    apiKeyGeneratedAt:
+      account.apiKeyHash !== null && account.apiKeyGeneratedAt
+        ? account.apiKeyGeneratedAt.toISOString()
+        : null,
   };
 }

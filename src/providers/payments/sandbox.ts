@@ -22,7 +22,8 @@ const TOLERANCE_SECONDS = 300;
 export interface SandboxDeps {
   db: Db;
   clock: Clock;
-  webhookSecret: string;
+  /** The signing secret (SANDBOX_WEBHOOK_SECRET, else the generated one kept in the database). */
+  webhookSecret: () => Promise<string>;
   publicBaseUrl: string;
 }
 
@@ -40,7 +41,11 @@ export function signSandboxPayload(secret: string, body: string, unixSeconds: nu
   return `t=${unixSeconds},v1=${v1}`;
 }
 
-function verifySandboxSignature(deps: SandboxDeps, rawBody: Buffer, headers: WebhookHeaders): void {
+async function verifySandboxSignature(
+  deps: SandboxDeps,
+  rawBody: Buffer,
+  headers: WebhookHeaders,
+): Promise<void> {
   const header = headers[SANDBOX_SIGNATURE_HEADER];
   if (typeof header !== 'string') throw new AppError('INVALID_SIGNATURE', 'Missing Sandbox-Signature header');
   const parts = Object.fromEntries(header.split(',').map((p) => p.split('=', 2) as [string, string]));
@@ -50,12 +55,12 @@ function verifySandboxSignature(deps: SandboxDeps, rawBody: Buffer, headers: Web
   const now = Math.floor(deps.clock.now().getTime() / 1000);
   if (Math.abs(now - t) > TOLERANCE_SECONDS)
     throw new AppError('INVALID_SIGNATURE', 'Signature timestamp too old');
-  const expected = signSandboxPayload(deps.webhookSecret, rawBody.toString('utf8'), t);
+  const expected = signSandboxPayload(await deps.webhookSecret(), rawBody.toString('utf8'), t);
   if (!safeEqual(expected, `t=${t},v1=${parts.v1}`)) throw new AppError('INVALID_SIGNATURE', 'Bad signature');
 }
 
-function parseSandboxEvent(deps: SandboxDeps, kind: Kind, rawBody: Buffer, headers: WebhookHeaders) {
-  verifySandboxSignature(deps, rawBody, headers);
+async function parseSandboxEvent(deps: SandboxDeps, kind: Kind, rawBody: Buffer, headers: WebhookHeaders) {
+  await verifySandboxSignature(deps, rawBody, headers);
   const body = JSON.parse(rawBody.toString('utf8')) as SandboxEventBody;
   const object = body.data.object;
   const status =
@@ -116,7 +121,7 @@ function createSettlement(deps: SandboxDeps, kind: Kind): SandboxSettlement {
       };
       const rawBody = JSON.stringify(body);
       const signature = signSandboxPayload(
-        deps.webhookSecret,
+        await deps.webhookSecret(),
         rawBody,
         Math.floor(clock.now().getTime() / 1000),
       );

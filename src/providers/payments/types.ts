@@ -31,7 +31,7 @@ export type WebhookHeaders = Record<string, string | string[] | undefined>;
 interface WebhookParser {
   readonly name: string;
   /** Verifies the signature over the exact raw body; throws AppError INVALID_SIGNATURE otherwise. */
-  parseWebhook(rawBody: Buffer, headers: WebhookHeaders): PaymentWebhookEvent;
+  parseWebhook(rawBody: Buffer, headers: WebhookHeaders): PaymentWebhookEvent | Promise<PaymentWebhookEvent>;
 }
 
 export interface CreateCardSessionInput {

@@ -140,6 +140,7 @@ describe('admin accounts and mail', () => {
       subject: 'Reset your password',
       text: expect.stringContaining('/reset-password?token='),
       html: expect.stringContaining('<a href='),
+      attachments: [],
       status: 'recorded',
       createdAt: expect.stringMatching(/\.\d{3}Z$/),
     });

@@ -181,7 +181,14 @@ describe('mobile account', () => {
       const [row] = await t.container.db.select().from(accounts).where(eq(accounts.id, user.id));
       expect(row!.apiKeyHash).toBe(sha256Hex(body.key));
       expect(JSON.stringify(row)).not.toContain(secret);
-      expect((await me(user.auth)).json().user.hasApiKey).toBe(true);
+      // The User shows the key's display form and date, never the key.
+      const shown = (await me(user.auth)).json().user;
+      expect(shown).toMatchObject({
+        hasApiKey: true,
+        apiKeyPrefix: body.apiKeyPrefix,
+        apiKeyGeneratedAt: body.apiKeyGeneratedAt,
+      });
+      expect(JSON.stringify(shown)).not.toContain(secret);
       expect((await t.container.apiKeys.authenticate(body.key))?.id).toBe(user.id);
 
       const next = (await generateKey(user.auth)).json();

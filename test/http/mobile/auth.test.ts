@@ -48,6 +48,9 @@ describe('mobile auth', () => {
         createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         avatarUrl: null,
         hasApiKey: false,
+        hasTestApiKey: false,
+        apiKeyPrefix: null,
+        apiKeyGeneratedAt: null,
       });
       // 32 random bytes, base64url.
       expect(body.token).toMatch(/^[A-Za-z0-9_-]{43,}$/);

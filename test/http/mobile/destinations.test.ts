@@ -16,6 +16,7 @@ type ListBody = {
     name: string;
     flagEmoji: string;
     continent: string;
+    continentName: string;
     startingPrice: Money;
     planCount: number;
   }>;
@@ -50,6 +51,7 @@ describe('GET /destinations', () => {
       name: 'Türkiye',
       flagEmoji: '🇹🇷',
       continent: 'Asia',
+      continentName: 'Asia',
       startingPrice: {
         amount: cheapest.effectivePriceCents / 100,
         currency: 'USD',
@@ -106,6 +108,16 @@ describe('GET /destinations', () => {
     expect(await codes('Германия')).toEqual(['DE']);
     expect(await codes('ألمانيا')).toEqual(['DE']);
     expect(await codes('jp')).toContain('JP');
+    // Everyday and colloquial names, in English and Turkish, with any Turkish i.
+    expect(await codes('ingiltere')).toEqual(['GB']);
+    expect(await codes('İNGİLTERE')).toEqual(['GB']);
+    expect(await codes('england')).toEqual(['GB']);
+    expect(await codes('Fildişi Sahili')).toEqual(['CI']);
+    expect(await codes('ivory coast')).toEqual(['CI']);
+    expect(await codes("Côte d'Ivoire")).toEqual(['CI']);
+    expect(await codes('Turkije')).toEqual(['TR']);
+    expect(await codes('Güney Kore')).toEqual(['KR']);
+    expect(await codes('IRLANDA')).toContain('IE');
     expect(await codes('zzzzzz')).toEqual([]);
     const regions = (await list('?search=avrupa')).body;
     expect(regions.regions.map((r) => r.code)).toEqual(['EUROPE']);
@@ -210,12 +222,110 @@ describe('GET /destinations', () => {
   });
 });
 
+describe('country names', () => {
+  const names = async (locale: string, ...codes: string[]) => {
+    const body = (await list(`?locale=${locale}`)).body;
+    return codes.map((code) => body.countries.find((c) => c.code === code)?.name);
+  };
+
+  test('everyday CLDR names in every locale, never the official long forms', async () => {
+    expect(await names('nl', 'TR', 'US', 'GB', 'NL')).toEqual([
+      'Turkije',
+      'Verenigde Staten',
+      'Verenigd Koninkrijk',
+      'Nederland',
+    ]);
+    expect(await names('en', 'US', 'GB', 'RU', 'KR', 'CZ')).toEqual([
+      'United States',
+      'United Kingdom',
+      'Russia',
+      'South Korea',
+      'Czechia',
+    ]);
+    expect(await names('tr', 'TR', 'US', 'DE', 'GR', 'CZ')).toEqual([
+      'Türkiye',
+      'Amerika Birleşik Devletleri',
+      'Almanya',
+      'Yunanistan',
+      'Çekya',
+    ]);
+    for (const locale of ['de', 'fr', 'es', 'ru', 'ar', 'it', 'pt']) {
+      const [tr, us] = await names(locale, 'TR', 'US');
+      const display = new Intl.DisplayNames(locale, { type: 'region' });
+      expect([tr, us], locale).toEqual([display.of('TR'), display.of('US')]);
+    }
+    // Sorted with the locale's collation: Turkish puts Ç after C.
+    const tr = (await list('?locale=tr')).body.countries.map((c) => c.name);
+    expect(tr.indexOf('Çekya')).toBeGreaterThan(tr.indexOf('Cezayir'));
+  });
+
+  test('continent and region names follow the locale; continent stays an English key', async () => {
+    const de = (await list('?locale=tr&search=DE')).body.countries.find((c) => c.code === 'DE')!;
+    expect([de.continent, de.continentName]).toEqual(['Europe', 'Avrupa']);
+    const regions = (await list('?locale=tr&filter=regional')).body.regions.map((r) => r.name);
+    expect(regions).toEqual(expect.arrayContaining(['Avrupa', 'Orta Doğu', 'Balkanlar', 'Karayipler']));
+    const global = (await list('?locale=en&filter=global')).body.regions[0]!;
+    expect(global.name).toBe('Global');
+  });
+
+  test('each locale is its own cached variant with its own ETag', async () => {
+    const en = await list('?locale=en&filter=popular');
+    const tr = await list('?locale=tr&filter=popular');
+    expect(en.res.headers.etag).not.toBe(tr.res.headers.etag);
+    expect(en.body.countries[1]!.name).toBe('United States');
+    expect(tr.body.countries[1]!.name).toBe('Amerika Birleşik Devletleri');
+    // The English ETag does not validate the Turkish variant (nor through Accept-Language).
+    const crossed = await list('?locale=tr&filter=popular', {
+      'if-none-match': en.res.headers.etag as string,
+    });
+    expect(crossed.res.statusCode).toBe(200);
+    expect(crossed.body.countries[1]!.name).toBe('Amerika Birleşik Devletleri');
+    const header = await list('?filter=popular', {
+      'accept-language': 'tr-TR,tr;q=0.9',
+      'if-none-match': en.res.headers.etag as string,
+    });
+    expect(header.res.statusCode).toBe(200);
+    expect(header.res.headers.etag).toBe(tr.res.headers.etag);
+    expect(header.res.headers.vary).toContain('Accept-Language');
+    const same = await list('?locale=tr&filter=popular', { 'if-none-match': tr.res.headers.etag as string });
+    expect(same.res.statusCode).toBe(304);
+    // Bytes of the two variants really differ (the cache keeps bytes per variant).
+    expect(en.res.body).not.toBe(tr.res.body);
+  });
+});
+
 describe('GET /destinations/:code', () => {
+  test('plan titles and descriptions in the caller locale, with the CLDR name', async () => {
+    const get = async (q: string) =>
+      (await t.app.inject({ method: 'GET', url: `/api/v1/destinations/US${q}` })).json().destination;
+    const tr = await get('?locale=tr');
+    expect(tr.name).toBe('Amerika Birleşik Devletleri');
+    expect(tr.continentName).toBe('Kuzey Amerika');
+    expect(tr.plans[0]).toMatchObject({
+      title: 'Amerika Birleşik Devletleri · 1 GB · 7 gün',
+      description: 'Amerika Birleşik Devletleri için 1 GB veri, ilk bağlantıdan itibaren 7 gün geçerli.',
+    });
+    const topUp = tr.plans.find((p: { isTopUp: boolean }) => p.isTopUp);
+    expect(topUp.title).toBe('Amerika Birleşik Devletleri · 1 GB · ek paket');
+    const en = await get('?locale=en');
+    expect(en.plans[0].title).toBe('United States · 1 GB · 7 days');
+    expect(en.plans.map((p: { title: string }) => p.title)).toContain('United States · 20 GB · 30 days');
+    const de = await get('?locale=de');
+    // German puts a no-break space between number and unit.
+    expect(de.plans[0].title.replace(/\s/g, ' ')).toBe('Vereinigte Staaten · 1 GB · 7 Tage');
+  });
+
   test('full plan list with description, code case-insensitive', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/destinations/tr?locale=tr&currency=EUR' });
     expect(res.statusCode).toBe(200);
     const { destination } = res.json();
-    expect(destination).toMatchObject({ code: 'TR', name: 'Türkiye', flagEmoji: '🇹🇷', continent: 'Asia' });
+    expect(destination).toMatchObject({
+      code: 'TR',
+      name: 'Türkiye',
+      flagEmoji: '🇹🇷',
+      continent: 'Asia',
+      continentName: 'Asya',
+    });
     expect(destination.description).toContain('Türkiye');
     expect(destination.plans).toHaveLength(7);
     expect(destination.plans[0]).toMatchObject({
@@ -235,8 +345,24 @@ describe('GET /destinations/:code', () => {
     expect(cached.statusCode).toBe(304);
   });
 
+  test('a region code opens the region with its plans', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/destinations/europe?locale=tr' });
+    expect(res.statusCode).toBe(200);
+    const { destination } = res.json();
+    expect(destination).toMatchObject({
+      code: 'EUROPE',
+      name: 'Avrupa',
+      flagEmoji: '🌍',
+      continent: 'Region',
+    });
+    expect(destination.description).toMatch(/Avrupa/);
+    expect(destination.plans.length).toBeGreaterThan(0);
+    const global = await t.app.inject({ method: 'GET', url: '/api/v1/destinations/GLOBAL' });
+    expect(global.json().destination).toMatchObject({ code: 'GLOBAL', flagEmoji: '🌐' });
+  });
+
   test('unknown code → 404', async () => {
-    for (const code of ['XX', 'ZZZ', 'KP']) {
+    for (const code of ['XX', 'ZZZ', 'KP', 'NOT_A_REGION']) {
       const res = await t.app.inject({ method: 'GET', url: `/api/v1/destinations/${code}` });
       expect(res.statusCode, code).toBe(404);
       expect(res.json().code).toBe('COUNTRY_NOT_FOUND');

@@ -208,7 +208,11 @@ describe('card top-up through the sandbox', () => {
       'sandbox-signature': signSandboxPayload('wrong-secret', body, now),
     });
     const stale = await webhook(body, {
-      'sandbox-signature': signSandboxPayload(t.config.sandbox.webhookSecret, body, now - 3600),
+      'sandbox-signature': signSandboxPayload(
+        await t.container.paymentProviders.sandboxSecret(),
+        body,
+        now - 3600,
+      ),
     });
     const garbage = await webhook(body, { 'sandbox-signature': 'nonsense' });
     for (const res of [unsigned, forged, stale, garbage]) {
@@ -222,7 +226,7 @@ describe('card top-up through the sandbox', () => {
       .where(eq(paymentEvents.eventId, `evt_forged_${sessionId}`));
     expect(events).toHaveLength(0);
 
-    const signature = signSandboxPayload(t.config.sandbox.webhookSecret, body, now);
+    const signature = signSandboxPayload(await t.container.paymentProviders.sandboxSecret(), body, now);
     const first = await webhook(body, { 'sandbox-signature': signature });
     const replay = await webhook(body, { 'sandbox-signature': signature });
     expect(first.json()).toEqual({ received: true, outcome: 'credited' });
@@ -250,7 +254,7 @@ describe('card top-up through the sandbox', () => {
     });
     const now = Math.floor(t.clock.now().getTime() / 1000);
     const res = await webhook(body, {
-      'sandbox-signature': signSandboxPayload(t.config.sandbox.webhookSecret, body, now),
+      'sandbox-signature': signSandboxPayload(await t.container.paymentProviders.sandboxSecret(), body, now),
     });
     expect(res.json()).toEqual({ received: true, outcome: 'amount_mismatch' });
     expect(await balanceOf(t.container, user.id)).toBe(0);

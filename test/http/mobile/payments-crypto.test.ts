@@ -134,7 +134,7 @@ describe('crypto top-up through the sandbox', () => {
     // The hosted page's completion delivers the same event id: the manual delivery is a replay.
     expect((await complete(invoice.uuid, 'paid')).statusCode).toBe(303);
     const replay = await send({
-      'sandbox-signature': signSandboxPayload(t.config.sandbox.webhookSecret, body, now),
+      'sandbox-signature': signSandboxPayload(await t.container.paymentProviders.sandboxSecret(), body, now),
     });
     expect(replay.json()).toEqual({ received: true, outcome: 'duplicate' });
     expect(await balanceOf(t.container, user.id)).toBe(500);

@@ -68,14 +68,15 @@ describe('mobile support tickets', () => {
     );
   });
 
-  it('defaults the category to other and accepts every documented category', async () => {
+  it('defaults the category to other and accepts the suggested categories', async () => {
     const user = await createUser(t.container);
     const res = await open(user, { subject: 'Hi', message: 'x' });
     expect(res.json().ticket.category).toBe('other');
     for (const category of ['order', 'payment', 'esim', 'account', 'other']) {
       expect((await open(user, { subject: 's', category, message: 'm' })).statusCode).toBe(201);
     }
-    const bad = await open(user, { subject: 's', category: 'billing', message: 'm' });
+    // Free text since issue 10 (S12): see test/http/security/requests.test.ts.
+    const bad = await open(user, { subject: 's', category: 'x'.repeat(33), message: 'm' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().code).toBe('VALIDATION_ERROR');
   });

@@ -28,7 +28,7 @@ describe('Partner API key authentication', () => {
     const { key } = await partner();
     const res = await t.app.inject({ url: WALLET, headers: { authorization: `Bearer ${key}` } });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ balanceUsd: 12.34, currency: 'USD' });
+    expect(res.json()).toEqual({ balanceUsd: 12.34, currency: 'USD', lowBalanceThreshold: 50 });
   });
 
   it('accepts the key as X-API-Key', async () => {

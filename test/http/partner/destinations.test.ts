@@ -34,7 +34,13 @@ describe('Partner GET /destinations', () => {
     const tr = body.countries.find((c: { code: string }) => c.code === 'TR');
     expect(Object.keys(tr).sort()).toEqual(['code', 'continent', 'flagEmoji', 'name', 'plans']);
     expect(Object.keys(tr.name).sort()).toEqual([...LOCALES].sort());
-    expect(tr.name).toMatchObject({ en: 'Türkiye', tr: 'Türkiye', de: 'Türkei' });
+    expect(tr.name).toMatchObject({ en: 'Türkiye', tr: 'Türkiye', de: 'Türkei', nl: 'Turkije' });
+    const us = body.countries.find((c: { code: string }) => c.code === 'US');
+    expect(us.name).toMatchObject({ en: 'United States', tr: 'Amerika Birleşik Devletleri' });
+    expect(body.regions.find((r: { code: string }) => r.code === 'EUROPE').name).toMatchObject({
+      en: 'Europe',
+      tr: 'Avrupa',
+    });
     const plan = await pickPlan(t.container, { destination: 'TR' });
     expect(tr.plans[0]).toEqual({
       id: plan.id,

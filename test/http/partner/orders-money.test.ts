@@ -88,7 +88,11 @@ describe('Partner orders: money', () => {
         expect(refunded).toMatchObject({ status: 'REFUNDED', esims: [] });
         expect(await balanceOf(t.container, p.id)).toBe(price);
         const wallet = await t.app.inject({ url: '/api/public/v1/wallet', headers: p.headers });
-        expect(wallet.json()).toEqual({ balanceUsd: centsToUsd(price), currency: 'USD' });
+        expect(wallet.json()).toEqual({
+          balanceUsd: centsToUsd(price),
+          currency: 'USD',
+          lowBalanceThreshold: 50,
+        });
         await expectLedgerInvariant(t.container);
       } finally {
         await admin('/sandbox/esim-provider/faults', { failNext: 0 });

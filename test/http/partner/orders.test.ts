@@ -8,7 +8,7 @@ import { adminPost, createPartner, postOrder } from './helpers.js';
 import { expectLedgerInvariant } from '../../helpers/ledger.js';
 
 const ORDERS = '/api/public/v1/orders';
-const ESIM_KEYS = ['activationCode', 'iccid', 'id', 'qrCodeUrl', 'smdpAddress', 'status'];
+const ESIM_KEYS = ['activationCode', 'iccid', 'id', 'livemode', 'qrCodeUrl', 'smdpAddress', 'status'];
 
 describe('Partner orders', () => {
   let t: TestApp;
@@ -183,7 +183,7 @@ describe('Partner orders', () => {
       expect(page1.json().orders.map((o: { id: string }) => o.id)).toEqual([ids[2], ids[1]]);
       expect(page1.json().hasMore).toBe(true);
       expect(Object.keys(page1.json().orders[0]).sort()).toEqual(
-        ['amountUsd', 'createdAt', 'id', 'orderNumber', 'planId', 'quantity', 'status'].sort(),
+        ['amountUsd', 'createdAt', 'id', 'livemode', 'orderNumber', 'planId', 'quantity', 'status'].sort(),
       );
       const page2 = await t.app.inject({
         url: `${ORDERS}?limit=2&startingAfter=${ids[1]}`,

@@ -51,7 +51,7 @@ describe('Partner quick start', () => {
 
     const bearer = { authorization: `Bearer ${apiKey}` };
     const wallet = await t.app.inject({ url: '/api/public/v1/wallet', headers: bearer });
-    expect(wallet.json()).toEqual({ balanceUsd: 50, currency: 'USD' });
+    expect(wallet.json()).toEqual({ balanceUsd: 50, currency: 'USD', lowBalanceThreshold: 50 });
 
     const country = await t.app.inject({
       url: '/api/public/v1/destinations/TR',

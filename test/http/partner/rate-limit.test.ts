@@ -188,13 +188,16 @@ describe('Redis unreachable', () => {
   });
   afterAll(() => t.close());
 
-  it('fails open: requests beyond the limit are still served, and /ready says 503', async () => {
+  it('falls back to in-process counters: still served within the limit, limited beyond it; /ready says 503', async () => {
     const { key } = await partnerKey(t, 500);
-    for (let i = 0; i < 4; i++) {
+    const statuses = [];
+    for (let i = 0; i < 3; i++) {
       const res = await get(t, key);
-      expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ balanceUsd: 5, currency: 'USD' });
+      statuses.push(res.statusCode);
+      if (res.statusCode === 200)
+        expect(res.json()).toEqual({ balanceUsd: 5, currency: 'USD', lowBalanceThreshold: 50 });
     }
+    expect(statuses).toEqual([200, 200, 429]);
     expect((await t.app.inject({ url: '/ready' })).statusCode).toBe(503);
   });
 });

@@ -17,12 +17,13 @@ describe('GET /wallet', () => {
     const empty = await createPartner(t);
     const zero = await t.app.inject({ url: WALLET, headers: empty.headers });
     expect(zero.statusCode).toBe(200);
-    expect(zero.json()).toEqual({ balanceUsd: 0, currency: 'USD' });
+    expect(zero.json()).toEqual({ balanceUsd: 0, currency: 'USD', lowBalanceThreshold: 50 });
 
     const funded = await createPartner(t, 10_005);
     expect((await t.app.inject({ url: WALLET, headers: funded.headers })).json()).toEqual({
       balanceUsd: 100.05,
       currency: 'USD',
+      lowBalanceThreshold: 50,
     });
   });
 
@@ -42,6 +43,7 @@ describe('GET /wallet', () => {
     expect((await t.app.inject({ url: WALLET, headers: p.headers })).json()).toEqual({
       balanceUsd: 2.5,
       currency: 'USD',
+      lowBalanceThreshold: 50,
     });
   });
 

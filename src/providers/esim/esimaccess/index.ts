@@ -5,9 +5,9 @@ import { createEsimAccessProfiles } from './profiles.js';
 
 /** The eSIM Access adapter: catalogue operations (packages.ts) + profile lifecycle (profiles.ts). */
 export function createEsimAccessProvider(
-  credentials: EsimAccessCredentials & { allocationWaitMs: number },
+  credentials: EsimAccessCredentials & { allocationWaitMs: number; timeoutMs?: number },
 ): EsimProvider {
-  const client = createEsimAccessClient(credentials);
+  const client = createEsimAccessClient(credentials, { timeoutMs: credentials.timeoutMs });
   return {
     name: 'esimaccess',
     ...createEsimAccessPackages(client),

@@ -2,13 +2,18 @@ import type { Db } from '../../../db/client.js';
 import type { Clock } from '../../../lib/clock.js';
 import type { EsimProvider } from '../types.js';
 import { sandboxListPackages } from './catalogue.js';
-import { createSandboxProfiles } from './profiles.js';
+import { createSandboxProfiles, type SandboxNotify } from './profiles.js';
 
 /**
  * The built-in sandbox eSIM provider: a deterministic catalogue (catalogue.ts) and profile
  * lifecycle whose state lives in the database (profiles.ts), with latency and failures on demand.
  */
-export function createSandboxEsimProvider(deps: { db: Db; clock: Clock; latencyMs: number }): EsimProvider {
+export function createSandboxEsimProvider(deps: {
+  db: Db;
+  clock: Clock;
+  latencyMs: number;
+  notify?: SandboxNotify;
+}): EsimProvider {
   return {
     name: 'sandbox',
     listPackages: async () => sandboxListPackages(),

@@ -20,6 +20,44 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 type ProfileRow = typeof sandboxEsimProfiles.$inferSelect;
 
+/** An eSIM Access-shaped webhook (notifyType, notifyId, eventGenerateTime, content). */
+export interface SandboxNotification {
+  notifyType: 'ORDER_STATUS' | 'ESIM_STATUS' | 'DATA_USAGE' | 'VALIDITY_USAGE';
+  notifyId: string;
+  eventGenerateTime: string;
+  content: Record<string, unknown>;
+}
+
+/**
+ * Where the sandbox "sends" its webhooks (a job running the inbound consumer, see container).
+ * Notifications passed together are delivered in their order, as one connection would.
+ */
+export type SandboxNotify = (...notifications: SandboxNotification[]) => Promise<void>;
+
+const MB = 1_048_576;
+
+/** Our status → the eSIM Access esimStatus the real provider would report. */
+const VENDOR_STATUS: Record<ProviderEsimStatus, string> = {
+  PENDING: 'GOT_RESOURCE',
+  ACTIVE: 'IN_USE',
+  DEPLETED: 'USED_UP',
+  EXPIRED: 'USED_EXPIRED',
+  CANCELLED: 'CANCEL',
+};
+
+function notification(
+  notifyType: SandboxNotification['notifyType'],
+  now: Date,
+  content: Record<string, unknown>,
+): SandboxNotification {
+  return {
+    notifyType,
+    notifyId: randomBytes(16).toString('hex'),
+    eventGenerateTime: now.toISOString().replace(/\.\d{3}Z$/, '+0000'),
+    content,
+  };
+}
+
 /** Luhn check digit of a digit string (ICCIDs end with one, ITU-T E.118). */
 export function luhnCheckDigit(digits: string): number {
   let sum = 0;
@@ -85,8 +123,17 @@ export function createSandboxProfiles(deps: {
   db: Db;
   clock: Clock;
   latencyMs: number;
+  /**
+   * Test mode: package codes outside the sandbox catalogue (another provider's plans) are
+   * resolved here, so the sandbox can provision any plan the catalog sells.
+   */
+  resolvePackage?: (code: string) => Promise<ProviderPackage | undefined>;
+  /** The sandbox_settings row of injected faults (default `esim.failNext`, the operator's). */
+  faultSetting?: string;
+  notify?: SandboxNotify;
 }): Omit<EsimProvider, 'name' | 'listPackages'> {
   const { db, clock } = deps;
+  const faultSetting = deps.faultSetting ?? FAIL_NEXT;
 
   async function byOrder(orderId: string): Promise<ProfileRow[]> {
     return db
@@ -102,8 +149,8 @@ export function createSandboxProfiles(deps: {
     return row;
   }
 
-  function knownPackage(code: string, topUp: boolean): ProviderPackage {
-    const pkg = packagesByCode().get(code);
+  async function knownPackage(code: string, topUp: boolean): Promise<ProviderPackage> {
+    const pkg = packagesByCode().get(code) ?? (await deps.resolvePackage?.(code));
     if (!pkg)
       throw new EsimProviderError('unknown_package', `packageCode ${code} does not exist`, false, '310241');
     if (pkg.isTopUp !== topUp)
@@ -119,7 +166,7 @@ export function createSandboxProfiles(deps: {
     const [hit] = await db
       .update(sandboxSettings)
       .set({ value: sql`${sandboxSettings.value} - 1` })
-      .where(and(eq(sandboxSettings.name, FAIL_NEXT), gt(sandboxSettings.value, 0)))
+      .where(and(eq(sandboxSettings.name, faultSetting), gt(sandboxSettings.value, 0)))
       .returning();
     if (hit) throw new EsimProviderError('unavailable', 'sandbox fault injected (failNext)', true, '900001');
   }
@@ -130,7 +177,7 @@ export function createSandboxProfiles(deps: {
       const now = clock.now();
       const existing = await byOrder(orderId);
       if (existing.length > 0) return existing.map((r) => toProfile(r, now));
-      const pkg = knownPackage(packageCode, false);
+      const pkg = await knownPackage(packageCode, false);
       await consumeFault();
       const rows = Array.from({ length: quantity }, (_, i) => ({
         esimTranNo: tranNoFor(orderId, i),
@@ -145,7 +192,20 @@ export function createSandboxProfiles(deps: {
         createdAt: now,
         expiresAt: new Date(now.getTime() + INSTALL_WINDOW_DAYS * DAY_MS),
       }));
-      await db.insert(sandboxEsimProfiles).values(rows).onConflictDoNothing();
+      const inserted = await db
+        .insert(sandboxEsimProfiles)
+        .values(rows)
+        .onConflictDoNothing()
+        .returning({ ref: sandboxEsimProfiles.esimTranNo });
+      // Like eSIM Access: ORDER_STATUS GOT_RESOURCE once the order's profiles are allocated.
+      if (inserted.length > 0)
+        await deps.notify?.(
+          notification('ORDER_STATUS', now, {
+            orderNo: orderId,
+            transactionId: orderId,
+            orderStatus: 'GOT_RESOURCE',
+          }),
+        );
       return (await byOrder(orderId)).map((r) => toProfile(r, now));
     },
 
@@ -177,7 +237,7 @@ export function createSandboxProfiles(deps: {
       const now = clock.now();
       const row = await byRef(providerRef);
       if (row.topUpOrders.includes(orderId)) return toProfile(row, now);
-      const pkg = knownPackage(packageCode, true);
+      const pkg = await knownPackage(packageCode, true);
       const status = effectiveStatus(row, now);
       if (status === 'EXPIRED' || status === 'CANCELLED')
         throw new EsimProviderError(
@@ -231,7 +291,7 @@ export function createSandboxProfiles(deps: {
 }
 
 /** Operator controls of the sandbox provider (admin API, decisions §6). */
-export function createSandboxEsimControls(deps: { db: Db; clock: Clock }) {
+export function createSandboxEsimControls(deps: { db: Db; clock: Clock; notify?: SandboxNotify }) {
   const { db, clock } = deps;
   return {
     /** The next `n` issue/top-up calls fail with a retryable outage. */
@@ -275,7 +335,26 @@ export function createSandboxEsimControls(deps: { db: Db; clock: Clock }) {
         })
         .where(eq(sandboxEsimProfiles.esimTranNo, row.esimTranNo))
         .returning();
-      return toProfile(updated!, now);
+      const profile = toProfile(updated!, now);
+      if (deps.notify) {
+        const ids = { orderNo: row.orderRef, transactionId: row.orderRef, esimTranNo: row.esimTranNo, iccid };
+        // Like eSIM Access: a usage report, then a status change when the profile's state moved.
+        const usage = notification('DATA_USAGE', now, {
+          ...ids,
+          totalVolume: profile.totalVolumeMb * MB,
+          orderUsage: profile.dataUsageMb * MB,
+          remain: Math.max(0, profile.totalVolumeMb - profile.dataUsageMb) * MB,
+          lastUpdateTime: now.toISOString(),
+        });
+        const moved = profile.status !== effectiveStatus(row, now);
+        const status = notification('ESIM_STATUS', now, {
+          ...ids,
+          esimStatus: VENDOR_STATUS[profile.status],
+          smdpStatus: profile.status === 'PENDING' ? 'RELEASED' : 'ENABLED',
+        });
+        await deps.notify(usage, ...(moved ? [status] : []));
+      }
+      return profile;
     },
   };
 }

@@ -1,0 +1,178 @@
+import { and, eq } from 'drizzle-orm';
+import QRCode from 'qrcode';
+import type { Db, Tx } from '../../db/client.js';
+import { accounts, esims, orders, payments, plans, walletTransactions } from '../../db/schema/index.js';
+import type { JobHandler } from '../../jobs/worker.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import { iosInstallUrl, qrCodeUrl } from '../../http/shared/order-presenters.js';
+import { planTitle } from '../catalog/plan-names.js';
+import type { Mailer } from './mailer.js';
+import { orderReceiptMail, topUpReceiptMail, type ReceiptEsim } from './receipt-templates.js';
+import { mailLang } from './templates.js';
+
+/** The inline QR image of an eSIM: a PNG of its LPA activation string (as the QR endpoint, smaller). */
+export function receiptQrPng(lpa: string): Promise<Buffer> {
+  return QRCode.toBuffer(lpa, { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 440 });
+}
+
+/** Job kinds of the receipt mails. */
+export const RECEIPT_JOBS = {
+  order: 'mail.order-receipt',
+  topUp: 'mail.topup-receipt',
+} as const;
+
+/**
+ * Called by the money paths inside their own transaction, right where the order became
+ * COMPLETED or the top-up was credited (the conditional update that only one run wins). They
+ * only enqueue a job, so the mail is built and sent after commit by the worker: it never delays
+ * or fails the money path, survives a crash between commit and sending, and is sent once (the job
+ * is deduplicated while pending and the outbox row is unique per order or payment).
+ */
+export interface ReceiptScheduler {
+  orderCompleted(tx: Tx, order: { id: string; channel: 'mobile' | 'partner' }): Promise<void>;
+  topUpCredited(tx: Tx, payment: { id: string; purpose: 'topup' | 'order' }): Promise<void>;
+}
+
+export interface ReceiptDeps {
+  db: Db;
+  queue: JobQueue;
+  mailer: Mailer;
+  publicBaseUrl: string;
+}
+
+/** Sending is retried a few times (a database hiccup); delivery failures are recorded, not retried. */
+const MAX_ATTEMPTS = 5;
+
+export function createReceipts(deps: ReceiptDeps) {
+  const { db } = deps;
+
+  const scheduler: ReceiptScheduler = {
+    async orderCompleted(tx, order) {
+      // Partner orders are for the partner's own customers, not the account holder (docs/orders.md).
+      if (order.channel !== 'mobile') return;
+      await deps.queue.enqueue(tx, {
+        kind: RECEIPT_JOBS.order,
+        payload: { orderId: order.id },
+        maxAttempts: MAX_ATTEMPTS,
+        dedupeKey: `${RECEIPT_JOBS.order}:${order.id}`,
+      });
+    },
+    async topUpCredited(tx, payment) {
+      if (payment.purpose !== 'topup') return;
+      await deps.queue.enqueue(tx, {
+        kind: RECEIPT_JOBS.topUp,
+        payload: { paymentId: payment.id },
+        maxAttempts: MAX_ATTEMPTS,
+        dedupeKey: `${RECEIPT_JOBS.topUp}:${payment.id}`,
+      });
+    },
+  };
+
+  async function recipient(accountId: string) {
+    const [account] = await db
+      .select({
+        email: accounts.email,
+        firstName: accounts.firstName,
+        locale: accounts.locale,
+        status: accounts.status,
+      })
+      .from(accounts)
+      .where(eq(accounts.id, accountId));
+    // A deleted account's address is anonymised: nobody to write to.
+    return account && account.status !== 'DELETED' ? account : undefined;
+  }
+
+  /** The order receipt: plan, amount and, per new eSIM, QR (inline), LPA string, iOS link, ICCID. */
+  async function sendOrderReceipt(orderId: string): Promise<void> {
+    const [row] = await db
+      .select({ order: orders, plan: plans })
+      .from(orders)
+      .innerJoin(plans, eq(plans.id, orders.planId))
+      .where(eq(orders.id, orderId));
+    if (row?.order.status !== 'COMPLETED') return;
+    const { order, plan } = row;
+    const account = await recipient(order.accountId);
+    if (!account) return;
+    const lang = mailLang(account.locale);
+    const rows = order.topUpEsimId
+      ? await db.select().from(esims).where(eq(esims.id, order.topUpEsimId))
+      : await db.select().from(esims).where(eq(esims.orderId, order.id)).orderBy(esims.createdAt, esims.id);
+    const list: ReceiptEsim[] = [];
+    for (const [index, esim] of rows.entries()) {
+      list.push({
+        iccid: esim.iccid,
+        activationCode: esim.activationCode,
+        smdpAddress: esim.smdpAddress,
+        matchingId: esim.matchingId,
+        iosInstallUrl: iosInstallUrl(esim.activationCode),
+        qrCodeUrl: qrCodeUrl(deps.publicBaseUrl, esim.qrToken),
+        ...(order.topUpEsimId
+          ? {}
+          : { qr: { cid: `qr-${index + 1}-${esim.id}@esim`, png: await receiptQrPng(esim.activationCode) } }),
+      });
+    }
+    const message = orderReceiptMail(lang, {
+      to: account.email,
+      firstName: account.firstName,
+      orderNumber: order.orderNumber,
+      completedAt: order.completedAt ?? order.updatedAt,
+      planTitle: planTitle(plan, lang),
+      quantity: order.quantity,
+      amountCents: order.amountCents,
+      paymentMethod: order.paymentMethod,
+      isTopUp: order.topUpEsimId !== null,
+      esims: list,
+      esimsUrl: `${deps.publicBaseUrl}/esims`,
+    });
+    await deps.mailer.send({ ...message, dedupeKey: `order-receipt:${order.id}` });
+  }
+
+  /** The wallet top-up receipt: USD credited, the charged amount when it was another currency. */
+  async function sendTopUpReceipt(paymentId: string): Promise<void> {
+    const [payment] = await db.select().from(payments).where(eq(payments.id, paymentId));
+    if (payment?.status !== 'paid' || payment.purpose !== 'topup') return;
+    const account = await recipient(payment.accountId);
+    if (!account) return;
+    const [deposit] = await db
+      .select({ balanceAfterCents: walletTransactions.balanceAfterCents })
+      .from(walletTransactions)
+      .where(and(eq(walletTransactions.paymentId, payment.id), eq(walletTransactions.kind, 'deposit')));
+    const message = topUpReceiptMail(mailLang(account.locale), {
+      to: account.email,
+      firstName: account.firstName,
+      paymentId: payment.id,
+      paidAt: payment.paidAt ?? payment.updatedAt,
+      method: payment.method,
+      creditedCents: payment.usdCents,
+      chargedMinor: payment.amountMinor,
+      chargedCurrency: payment.currency,
+      balanceAfterCents: deposit?.balanceAfterCents ?? null,
+      walletUrl: `${deps.publicBaseUrl}/wallet`,
+    });
+    await deps.mailer.send({ ...message, dedupeKey: `topup-receipt:${payment.id}` });
+  }
+
+  const payloadString = (payload: unknown, key: string): string | undefined => {
+    const value = (payload as Record<string, unknown> | null)?.[key];
+    return typeof value === 'string' ? value : undefined;
+  };
+
+  const jobs: Record<string, JobHandler> = {
+    [RECEIPT_JOBS.order]: {
+      async run(job) {
+        const orderId = payloadString(job.payload, 'orderId');
+        if (orderId) await sendOrderReceipt(orderId);
+      },
+    },
+    [RECEIPT_JOBS.topUp]: {
+      async run(job) {
+        const paymentId = payloadString(job.payload, 'paymentId');
+        if (paymentId) await sendTopUpReceipt(paymentId);
+      },
+    },
+  };
+
+  return { scheduler, jobs, sendOrderReceipt, sendTopUpReceipt };
+}
+
+export type Receipts = ReturnType<typeof createReceipts>;

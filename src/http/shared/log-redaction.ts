@@ -1,0 +1,92 @@
+import { stdSerializers } from 'pino';
+
+/**
+ * What the logs must never hold (docs/security.md): secrets, password hashes, tokens, e-mail
+ * addresses in URLs, and SQL parameters of failed queries. Used by loggerOptions (src/http/app.ts).
+ */
+
+/** Extra pino redact paths besides the ones in loggerOptions. */
+export const LOG_REDACT_PATHS = [
+  '*.passwordHash',
+  '*.apiKeyHash',
+  '*.tokenHash',
+  '*.resetToken',
+  '*.webhookSecret',
+  '*.signature',
+  'req.headers["stripe-signature"]',
+  'req.headers["sandbox-signature"]',
+  'req.headers.sign',
+];
+
+const SECRET_PARAM = /^(?:token|key|api_?key|secret|password|signature|sign|code|email|e-mail)$/i;
+const EMAIL_LIKE = /@|%40/i;
+
+/** Query values that are secrets, or look like e-mail addresses, become [REDACTED]. */
+export function redactQuery(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const query = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      if (eq < 0) return EMAIL_LIKE.test(pair) ? '[REDACTED]' : pair;
+      const name = pair.slice(0, eq);
+      const value = pair.slice(eq + 1);
+      let decodedName = name;
+      try {
+        decodedName = decodeURIComponent(name);
+      } catch {
+        // keep the raw name
+      }
+      return SECRET_PARAM.test(decodedName) || EMAIL_LIKE.test(value) ? `${name}=[REDACTED]` : pair;
+    })
+    .join('&');
+  return `${url.slice(0, q)}?${query}`;
+}
+
+const EMAIL = /[^\s"'<>()[\]{}:;,]+@[^\s"'<>()[\]{}:;,]+/g;
+/** `Failed query: …\nparams: a,b,c` (drizzle) – everything after `params:` up to the stack. */
+const PARAMS = /(\nparams:)[\s\S]*?(?=\n\s+at |$)/g;
+
+function scrubText(text: string, databaseValueError: boolean): string {
+  let out = text.replace(PARAMS, '$1 [REDACTED]').replace(EMAIL, '[REDACTED-EMAIL]');
+  // PostgreSQL data exceptions (class 22) quote the offending value: `invalid input syntax … "x"`.
+  if (databaseValueError) out = out.replace(/"(?:[^"\\]|\\.)*"/g, '"[REDACTED]"');
+  return out;
+}
+
+function scrub(value: unknown, depth = 0): unknown {
+  if (depth > 5 || value === null || typeof value !== 'object') return value;
+  const record = value as Record<string, unknown>;
+  const code = typeof record.code === 'string' ? record.code : '';
+  const sqlState = /^[0-9A-Z]{5}$/.test(code);
+  const databaseValueError = sqlState && code.startsWith('22');
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(record)) {
+    if (key === 'params' || key === 'parameters') continue;
+    // PostgreSQL's detail names offending values: `Key (email)=(a@b.c) already exists.`
+    if (sqlState && (key === 'detail' || key === 'where' || key === 'internalQuery')) continue;
+    if (typeof item === 'string') out[key] = scrubText(item, databaseValueError);
+    else out[key] = scrub(item, depth + 1);
+  }
+  return out;
+}
+
+/** pino's error serializer, then no SQL parameters, PostgreSQL details or e-mail addresses. */
+type SerializedError = { type: string; message: string; stack: string; [key: string]: unknown };
+
+export function serializeError(err: Error): SerializedError {
+  if (!(err instanceof Error)) return scrub(err) as SerializedError;
+  const serialized = stdSerializers.err(err) as unknown as Record<string, unknown>;
+  const cause = (err as { cause?: unknown }).cause;
+  const causeCode = (cause as { code?: unknown } | undefined)?.code;
+  const scrubbed = scrub(serialized) as Record<string, unknown>;
+  // A data exception in the cause quotes the value in the wrapper's message and stack as well.
+  if (typeof causeCode === 'string' && causeCode.startsWith('22')) {
+    for (const key of ['message', 'stack']) {
+      if (typeof scrubbed[key] === 'string') scrubbed[key] = scrubText(scrubbed[key] as string, true);
+    }
+  }
+  return scrubbed as SerializedError;
+}

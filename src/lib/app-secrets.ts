@@ -1,0 +1,32 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { appSecrets } from '../db/schema/index.js';
+import type { Clock } from './clock.js';
+import { randomToken } from './crypto.js';
+
+/**
+ * A secret generated once and shared through the database: the first caller inserts 32 random
+ * bytes, every later caller (on any instance) reads the same row. Memoised per process.
+ */
+export function databaseSecret(deps: { db: Db; clock: Clock }, name: string): () => Promise<string> {
+  let pending: Promise<string> | undefined;
+  const load = async (): Promise<string> => {
+    await deps.db
+      .insert(appSecrets)
+      .values({ name, value: randomToken(32), createdAt: deps.clock.now() })
+      .onConflictDoNothing();
+    const [row] = await deps.db
+      .select({ value: appSecrets.value })
+      .from(appSecrets)
+      .where(eq(appSecrets.name, name));
+    if (!row) throw new Error(`secret ${name} could not be stored`);
+    return row.value;
+  };
+  return () => {
+    pending ??= load().catch((err: unknown) => {
+      pending = undefined;
+      throw err;
+    });
+    return pending;
+  };
+}
