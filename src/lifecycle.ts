@@ -1,6 +1,6 @@
 import closeWithGrace from 'close-with-grace';
-import type { FastifyBaseLogger } from 'fastify';
 import { ConfigError, loadConfig, type Config } from './config/index.js';
+import type { Logger } from './lib/logger.js';
 
 /** Reads the configuration or stops the process with the offending variable's message. */
 export function configOrExit(): Readonly<Config> {
@@ -21,7 +21,7 @@ export function configOrExit(): Readonly<Config> {
  * the process exits 1 rather than hang. A second signal exits at once.
  */
 export function onShutdown(
-  log: FastifyBaseLogger,
+  log: Logger,
   graceMs: number,
   stop: (graceMs: number) => Promise<void>,
 ): void {

@@ -1,7 +1,7 @@
-import type { FastifyBaseLogger } from 'fastify';
 import { randomBase62 } from '../lib/crypto.js';
 import type { Clock } from '../lib/clock.js';
 import { LEASE_MS, type Job, type JobQueue } from './queue.js';
+import type { Logger } from '../lib/logger.js';
 
 export interface JobHandler {
   run(job: Job): Promise<void>;
@@ -23,7 +23,7 @@ export function createWorker(deps: {
   queue: JobQueue;
   handlers: JobHandlers;
   clock: Clock;
-  log: FastifyBaseLogger;
+  log: Logger;
   concurrency: number;
   pollIntervalMs: number;
   /** How long stop() waits for jobs in flight; a job still running then keeps its lease and is retried. */

@@ -1,12 +1,12 @@
 import { Redis } from 'ioredis';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from './logger.js';
 
 /**
  * The shared Redis connection (rate-limit counters). Commands fail fast while Redis is down
  * instead of queueing, so a Redis outage shows up as an error the caller decides about (the
  * rate limiters count in-process; GET /ready reports 503) rather than as hanging requests.
  */
-export function createRedis(url: string, log: FastifyBaseLogger): Redis {
+export function createRedis(url: string, log: Logger): Redis {
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,

@@ -1,11 +1,12 @@
 import { and, eq, lt } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
-import { accounts, esims } from '../../db/schema/index.js';
-import { presentPartnerEsim, presentPartnerOrder } from '../../http/shared/order-presenters.js';
-import { presentPartnerWallet } from '../../http/shared/partner-wallet.js';
+import { accounts, esims, type orders } from '../../db/schema/index.js';
 import { centsToUsd } from '../../lib/money.js';
-import type { EsimRow, OrderRow } from '../orders/ports.js';
 import { livemodeOf, type EventOutbox } from './outbox.js';
+import { presentPartnerEsim, presentPartnerOrder, presentPartnerWallet } from './partner-objects.js';
+
+type OrderRow = typeof orders.$inferSelect;
+type EsimRow = typeof esims.$inferSelect;
 
 /** eSIM usage thresholds announced by esim.usage_threshold, each once per eSIM. */
 export const USAGE_THRESHOLDS = [80, 100] as const;
@@ -27,8 +28,8 @@ export function usagePercent(esim: Pick<EsimRow, 'status' | 'dataUsageMb' | 'tot
 }
 
 /**
- * The partner events, each built from the Partner API's own presenters and written through the
- * outbox in the caller's transaction. Every method takes that transaction.
+ * The partner events, each built from the Partner API's own presenters (./partner-objects.ts) and
+ * written through the outbox in the caller's transaction. Every method takes that transaction.
  */
 export function createPartnerEvents(deps: { outbox: EventOutbox; publicBaseUrl: string }) {
   const { outbox, publicBaseUrl } = deps;

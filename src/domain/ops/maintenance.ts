@@ -6,6 +6,7 @@ import type { JobQueue } from '../../jobs/queue.js';
 import { DAY, HOUR, MINUTE, type Clock } from '../../lib/clock.js';
 import { IDEMPOTENCY_WINDOW_MS } from '../../http/shared/idempotency.js';
 import { formatReport, reconcile, type ReconcileReport } from './reconcile.js';
+import type { Logger } from '../../lib/logger.js';
 
 export const OPS_JOBS = { retention: 'ops.retention', reconcile: 'ops.reconcile' } as const;
 
@@ -35,11 +36,6 @@ export interface RetentionResult {
   idempotencyKeys: number;
   expiredPayments: number;
 }
-
-type Logger = {
-  info(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-};
 
 export function createMaintenance(deps: {
   db: Db;

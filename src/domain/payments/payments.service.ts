@@ -1,5 +1,4 @@
 import { and, eq } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.js';
 import { payments } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
@@ -22,6 +21,7 @@ import {
   type PaymentRecord,
   type SettlementDeps,
 } from './settlement.js';
+import type { Logger } from '../../lib/logger.js';
 
 export type { EventOutcome, OrderHooks, PaymentRecord } from './settlement.js';
 
@@ -55,7 +55,7 @@ export interface CreateCryptoPaymentInput {
 export interface PaymentsDeps {
   db: Db;
   clock: Clock;
-  log: FastifyBaseLogger;
+  log: Logger;
   publicBaseUrl: string;
   exchangeRates: ExchangeRateService;
   providers: PaymentProviders;

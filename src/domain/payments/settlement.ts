@@ -1,5 +1,4 @@
 import { and, eq, ne } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Tx } from '../../db/client.js';
 import { paymentEvents, payments } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
@@ -8,6 +7,7 @@ import type { PaymentWebhookEvent } from '../../providers/payments/types.js';
 import type { ReceiptScheduler } from '../mail/receipts.js';
 import type { PartnerEvents } from '../events/partner-events.js';
 import { postLedgerEntry } from '../wallet/ledger.js';
+import type { Logger } from '../../lib/logger.js';
 
 export type PaymentRecord = typeof payments.$inferSelect;
 export type PaymentMethod = PaymentRecord['method'];
@@ -29,7 +29,7 @@ export type EventOutcome =
 export interface SettlementDeps {
   db: Db;
   clock: Clock;
-  log: FastifyBaseLogger;
+  log: Logger;
   hooks: () => OrderHooks;
   /** Enqueues the top-up receipt mail inside the settling transaction (sent after commit). */
   receipts?: Pick<ReceiptScheduler, 'topUpCredited'>;

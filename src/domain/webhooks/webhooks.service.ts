@@ -17,6 +17,7 @@ import {
 import { resolveSafeTarget, UnsafeUrlError, type Resolver } from './ssrf.js';
 import { newWebhookSecret, signWebhook } from './signature.js';
 import { httpTransport, type WebhookTransport } from './transport.js';
+import type { Logger } from '../../lib/logger.js';
 
 export const MAX_ENDPOINTS_PER_ACCOUNT = 10;
 /** Delay before retry n (after n failed attempts): at least 24 h of retries in all. */
@@ -52,7 +53,7 @@ export interface WebhooksDeps {
   allowPrivateUrls: boolean;
   /** DNS and HTTP client, read at each use: tests replace them (DNS rebinding, fake receivers). */
   net: { resolve?: Resolver; transport?: WebhookTransport };
-  log: { warn(obj: object, msg?: string): void; info(obj: object, msg?: string): void };
+  log: Logger;
 }
 
 /** Thrown by a failed attempt so the job queue schedules the next one. */

@@ -1,4 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
+import {
+  presentPartnerEsim,
+  presentPartnerOrder,
+  presentPartnerOrderSummary,
+  type PartnerEsim,
+  type PartnerOrder,
+  type PartnerOrderSummary,
+} from '../../domain/events/partner-objects.js';
+import { iosInstallUrl, qrCodeUrl } from '../../domain/orders/esim-links.js';
 import type { EsimRow, OrderRow } from '../../domain/orders/orders.service.js';
 import { centsToUsd } from '../../lib/money.js';
 import { IsoDate, Nullable } from './schemas.js';
@@ -27,15 +36,6 @@ const EsimStatus = Type.Union(
     description: 'PENDING (issued, not installed yet), ACTIVE, DEPLETED (data used up), EXPIRED or CANCELLED',
   },
 );
-
-export function qrCodeUrl(publicBaseUrl: string, qrToken: string, format: 'png' | 'svg' = 'png'): string {
-  return `${publicBaseUrl}/api/v1/esims/${qrToken}/qr.${format}`;
-}
-
-/** Apple's one-tap eSIM install link (iOS 17.4+), carrying the LPA activation string. */
-export function iosInstallUrl(lpa: string): string {
-  return `https://esimsetup.apple.com/esim_qrcode_provisioning?carddata=${lpa}`;
-}
 
 export const MobileEsimSchema = Type.Object(
   {
@@ -93,24 +93,6 @@ export const PartnerEsimSchema = Type.Object(
   { title: 'PartnerEsim' },
 );
 
-/** Partner eSIM; `withUsage` adds the live usage fields of the order detail. */
-export function presentPartnerEsim(
-  esim: EsimRow,
-  publicBaseUrl: string,
-  withUsage = false,
-): Static<typeof PartnerEsimSchema> {
-  return {
-    id: esim.id,
-    iccid: esim.iccid,
-    activationCode: esim.activationCode,
-    qrCodeUrl: qrCodeUrl(publicBaseUrl, esim.qrToken),
-    smdpAddress: esim.smdpAddress,
-    status: esim.status,
-    ...(withUsage ? { dataUsageMb: esim.dataUsageMb, totalVolumeMb: esim.totalVolumeMb } : {}),
-    livemode: esim.livemode,
-  };
-}
-
 export const MobileOrderSchema = Type.Object(
   {
     id: Type.String(),
@@ -160,32 +142,20 @@ export const PartnerOrderSummarySchema = Type.Object(
   { title: 'PartnerOrderSummary' },
 );
 
-export function presentPartnerOrderSummary(order: OrderRow): Static<typeof PartnerOrderSummarySchema> {
-  return {
-    id: order.id,
-    orderNumber: order.orderNumber,
-    status: order.status,
-    amountUsd: centsToUsd(order.amountCents),
-    planId: order.planId,
-    quantity: order.quantity,
-    createdAt: order.createdAt.toISOString(),
-    livemode: order.livemode,
-  };
-}
-
 export const PartnerOrderSchema = Type.Composite(
   [PartnerOrderSummarySchema, Type.Object({ esims: Type.Array(PartnerEsimSchema) })],
   { title: 'PartnerOrder' },
 );
 
-export function presentPartnerOrder(
-  order: OrderRow,
-  esims: EsimRow[],
-  publicBaseUrl: string,
-  withUsage = false,
-): Static<typeof PartnerOrderSchema> {
-  return {
-    ...presentPartnerOrderSummary(order),
-    esims: esims.map((e) => presentPartnerEsim(e, publicBaseUrl, withUsage)),
-  };
-}
+/**
+ * The Partner presenters live in the domain, because partner events carry the same objects; the
+ * schemas above must describe exactly what they return (checked here at compile time).
+ */
+export { presentPartnerEsim, presentPartnerOrder, presentPartnerOrderSummary };
+
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+export const partnerOrderSchemasMatch: [
+  Same<Static<typeof PartnerEsimSchema>, PartnerEsim>,
+  Same<Static<typeof PartnerOrderSummarySchema>, PartnerOrderSummary>,
+  Same<Static<typeof PartnerOrderSchema>, { [K in keyof PartnerOrder]: PartnerOrder[K] }>,
+] = [true, true, true];

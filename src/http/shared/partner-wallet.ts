@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { centsToUsd } from '../../lib/money.js';
+import { presentPartnerWallet, type PartnerWallet } from '../../domain/events/partner-objects.js';
 
 /** The Partner API wallet object: GET/PATCH /wallet and the data of wallet.* events. */
 export const PartnerWalletSchema = Type.Object(
@@ -13,14 +13,8 @@ export const PartnerWalletSchema = Type.Object(
   { title: 'PartnerWallet', examples: [{ balanceUsd: 125.5, currency: 'USD', lowBalanceThreshold: 50 }] },
 );
 
-/** `livemode` false presents the test wallet (test-mode keys, docs/partner.md "Test mode"). */
-export function presentPartnerWallet(
-  account: { walletBalanceCents: number; testWalletBalanceCents: number; lowBalanceThresholdCents: number },
-  livemode = true,
-): Static<typeof PartnerWalletSchema> {
-  return {
-    balanceUsd: centsToUsd(livemode ? account.walletBalanceCents : account.testWalletBalanceCents),
-    currency: 'USD',
-    lowBalanceThreshold: centsToUsd(account.lowBalanceThresholdCents),
-  };
-}
+/** Presented in the domain (wallet.* events carry it too); the schema must describe exactly that. */
+export { presentPartnerWallet };
+
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+export const partnerWalletSchemaMatches: Same<Static<typeof PartnerWalletSchema>, PartnerWallet> = true;

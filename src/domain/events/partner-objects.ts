@@ -1,0 +1,95 @@
+import type { esims, orders } from '../../db/schema/index.js';
+import { centsToUsd } from '../../lib/money.js';
+import { qrCodeUrl } from '../orders/esim-links.js';
+
+/**
+ * The partner-facing objects (order, eSIM, wallet) exactly as the Partner API answers them and as
+ * partner events carry them in `data`: one presenter each, used by both. The TypeBox schemas of
+ * these shapes (the OpenAPI contract) stay in src/http/shared, which checks at compile time that
+ * they describe these types.
+ */
+
+type OrderRow = typeof orders.$inferSelect;
+type EsimRow = typeof esims.$inferSelect;
+
+export type PartnerEsim = {
+  id: string;
+  iccid: string;
+  activationCode: string;
+  qrCodeUrl: string;
+  smdpAddress: string;
+  status: EsimRow['status'];
+  dataUsageMb?: number;
+  totalVolumeMb?: number;
+  livemode: boolean;
+};
+
+export type PartnerOrderSummary = {
+  id: string;
+  orderNumber: string;
+  status: OrderRow['status'];
+  amountUsd: number;
+  planId: string;
+  quantity: number;
+  createdAt: string;
+  livemode: boolean;
+};
+
+export type PartnerOrder = PartnerOrderSummary & { esims: PartnerEsim[] };
+
+export type PartnerWallet = {
+  balanceUsd: number;
+  currency: 'USD';
+  lowBalanceThreshold: number;
+};
+
+/** Partner eSIM; `withUsage` adds the live usage fields of the order detail. */
+export function presentPartnerEsim(esim: EsimRow, publicBaseUrl: string, withUsage = false): PartnerEsim {
+  return {
+    id: esim.id,
+    iccid: esim.iccid,
+    activationCode: esim.activationCode,
+    qrCodeUrl: qrCodeUrl(publicBaseUrl, esim.qrToken),
+    smdpAddress: esim.smdpAddress,
+    status: esim.status,
+    ...(withUsage ? { dataUsageMb: esim.dataUsageMb, totalVolumeMb: esim.totalVolumeMb } : {}),
+    livemode: esim.livemode,
+  };
+}
+
+export function presentPartnerOrderSummary(order: OrderRow): PartnerOrderSummary {
+  return {
+    id: order.id,
+    orderNumber: order.orderNumber,
+    status: order.status,
+    amountUsd: centsToUsd(order.amountCents),
+    planId: order.planId,
+    quantity: order.quantity,
+    createdAt: order.createdAt.toISOString(),
+    livemode: order.livemode,
+  };
+}
+
+export function presentPartnerOrder(
+  order: OrderRow,
+  esims: EsimRow[],
+  publicBaseUrl: string,
+  withUsage = false,
+): PartnerOrder {
+  return {
+    ...presentPartnerOrderSummary(order),
+    esims: esims.map((e) => presentPartnerEsim(e, publicBaseUrl, withUsage)),
+  };
+}
+
+/** `livemode` false presents the test wallet (test-mode keys, docs/partner.md "Test mode"). */
+export function presentPartnerWallet(
+  account: { walletBalanceCents: number; testWalletBalanceCents: number; lowBalanceThresholdCents: number },
+  livemode = true,
+): PartnerWallet {
+  return {
+    balanceUsd: centsToUsd(livemode ? account.walletBalanceCents : account.testWalletBalanceCents),
+    currency: 'USD',
+    lowBalanceThreshold: centsToUsd(account.lowBalanceThresholdCents),
+  };
+}
