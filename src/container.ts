@@ -29,7 +29,7 @@ import { createWebhooksService } from './domain/webhooks/webhooks.service.js';
 import type { Resolver } from './domain/webhooks/ssrf.js';
 import type { WebhookTransport } from './domain/webhooks/transport.js';
 import { createJobQueue } from './jobs/queue.js';
-import { createDeadLetter } from './jobs/dead-letter.js';
+import { createDeadLetter } from './domain/ops/dead-letter.js';
 import { createMaintenance } from './domain/ops/maintenance.js';
 import { registerServiceMetrics } from './domain/ops/service-metrics.js';
 import { createMetrics } from './lib/metrics.js';

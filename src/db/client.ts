@@ -1,33 +1,14 @@
-import { fileURLToPath } from 'node:url';
-import { sql, type ExtractTablesWithRelations } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { MIGRATIONS_FOLDER, type Database, type Db } from './database.js';
 import * as schema from './schema/index.js';
 
-export type Schema = typeof schema;
-/** One type for both drivers: every query in the service is written against this. */
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
-export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
-/** Functions that may run inside or outside a transaction take this. */
-export type DbOrTx = Db | Tx;
-
-export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url));
+export { MIGRATIONS_FOLDER, type Database, type Db, type DbOrTx, type Schema, type Tx } from './database.js';
 
 /** Arbitrary constant key of the advisory lock held while migrations run. */
 const MIGRATION_LOCK_ID = 727_100_014;
-
-export interface Database {
-  db: Db;
-  kind: 'pglite' | 'postgres';
-  /** Cheap round trip used by GET /ready. */
-  ping(): Promise<void>;
-  migrate(): Promise<void>;
-  close(): Promise<void>;
-  /** Connection pool use (PostgreSQL only; PGlite has one in-process connection). */
-  poolStats?(): { total: number; idle: number; waiting: number; max: number };
-}
 
 export interface DatabaseOptions {
   /** undefined: PGlite files in dataDir; `memory://`: in-memory PGlite; `postgres://…`: a server. */

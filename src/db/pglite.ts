@@ -3,7 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { MIGRATIONS_FOLDER, type Database, type Db } from './client.js';
+import { MIGRATIONS_FOLDER, type Database, type Db } from './database.js';
 import * as schema from './schema/index.js';
 
 /** Embedded PGlite: files in `dataDir`, or in memory when `dataDir` is undefined. */

@@ -1,13 +1,15 @@
 import { desc, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
 import { accounts } from '../../db/schema/index.js';
+import type { Clock } from '../../lib/clock.js';
+import type { AuditService } from '../audit/audit.service.js';
 import { AppError } from '../errors.js';
 import type { Account } from '../sessions/sessions.service.js';
-import type { AccountServiceDeps } from './accounts.service.js';
 
 export type AdminSettableStatus = 'ACTIVE' | 'SUSPENDED' | 'BANNED';
 
 /** Operator actions on accounts (decisions §6). */
-export function createAccountAdmin(deps: Pick<AccountServiceDeps, 'db' | 'clock' | 'audit'>) {
+export function createAccountAdmin(deps: { db: Db; clock: Clock; audit: AuditService }) {
   const { db } = deps;
   return {
     /** Exact match on the normalised address, or the newest 100 accounts without a filter. */

@@ -1,10 +1,14 @@
 import { and, eq, gt, isNull, ne } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
 import { accounts, passwordResetTokens } from '../../db/schema/index.js';
-import { HOUR } from '../../lib/clock.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import { HOUR, type Clock } from '../../lib/clock.js';
 import { randomToken, sha256Hex } from '../../lib/crypto.js';
 import { AppError } from '../errors.js';
+import type { Mailer } from '../mail/mailer.js';
 import { mailLang, passwordResetMail } from '../mail/templates.js';
-import type { AccountServiceDeps } from './accounts.service.js';
+import type { SessionService } from '../sessions/sessions.service.js';
+import type { ApiKeyService } from './api-keys.js';
 import { normalizeEmail } from './normalize.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 
@@ -12,10 +16,15 @@ export const RESET_TOKEN_LIFETIME_MS = HOUR;
 
 export const PASSWORD_RESET_JOB = 'account.password-reset';
 
-type Deps = Pick<
-  AccountServiceDeps,
-  'db' | 'clock' | 'sessions' | 'apiKeys' | 'mailer' | 'queue' | 'publicBaseUrl'
->;
+interface Deps {
+  db: Db;
+  clock: Clock;
+  sessions: SessionService;
+  apiKeys: ApiKeyService;
+  mailer: Mailer;
+  queue: JobQueue;
+  publicBaseUrl: string;
+}
 
 /** forgot-password, reset-password (check and use) and change-password. */
 export function createPasswordFlows(deps: Deps) {

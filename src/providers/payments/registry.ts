@@ -1,7 +1,7 @@
 import type { Config } from '../../config/index.js';
 import type { Db } from '../../db/client.js';
 import { AppError } from '../../domain/errors.js';
-import { databaseSecret } from '../../lib/app-secrets.js';
+import { databaseSecret } from '../../db/app-secrets.js';
 import type { Clock } from '../../lib/clock.js';
 import { createCryptomusProvider } from './cryptomus.js';
 import { createSandboxCardProvider, createSandboxCryptoProvider } from './sandbox.js';

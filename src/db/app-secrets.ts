@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
-import { appSecrets } from '../db/schema/index.js';
-import type { Clock } from './clock.js';
-import { randomToken } from './crypto.js';
+import type { Clock } from '../lib/clock.js';
+import { randomToken } from '../lib/crypto.js';
+import type { Db } from './database.js';
+import { appSecrets } from './schema/index.js';
 
 /**
  * A secret generated once and shared through the database: the first caller inserts 32 random

@@ -1,11 +1,11 @@
 import { and, desc, eq, lt, or } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
-import { isUniqueViolation } from '../db/errors.js';
-import { jobs } from '../db/schema/index.js';
-import type { AuditService } from '../domain/audit/audit.service.js';
-import { AppError } from '../domain/errors.js';
-import type { Clock } from '../lib/clock.js';
-import type { Job } from './queue.js';
+import type { Db } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { jobs } from '../../db/schema/index.js';
+import type { Job } from '../../jobs/queue.js';
+import type { Clock } from '../../lib/clock.js';
+import type { AuditService } from '../audit/audit.service.js';
+import { AppError } from '../errors.js';
 
 /**
  * The dead-letter side of the queue: a job whose last attempt failed (or whose kind has no

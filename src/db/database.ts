@@ -1,0 +1,26 @@
+import { fileURLToPath } from 'node:url';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import type * as schema from './schema/index.js';
+
+/** What every database handle is, whichever driver opened it (./client.ts, ./pglite.ts). */
+export type Schema = typeof schema;
+/** One type for both drivers: every query in the service is written against this. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Functions that may run inside or outside a transaction take this. */
+export type DbOrTx = Db | Tx;
+
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url));
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Cheap round trip used by GET /ready. */
+  ping(): Promise<void>;
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+  /** Connection pool use (PostgreSQL only; PGlite has one in-process connection). */
+  poolStats?(): { total: number; idle: number; waiting: number; max: number };
+}
+
