@@ -17,7 +17,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout } from 'node:timers/promises';
 import { loadConfig } from '../src/config/index.js';
-import { buildApp } from '../src/http/app.js';
+import { openContainer } from '../src/container.js';
+import { silentLogger } from '../src/lib/logger.js';
 import { openBenchDatabase } from './database.js';
 import { runScenario, type LoadSettings, type ScenarioResult } from './load.js';
 import { peakRssMb, rssMb, startChild, type ChildServer } from './processes.js';
@@ -63,17 +64,17 @@ function serviceEnv(databaseUrl: string): NodeJS.ProcessEnv {
 }
 
 async function prepare(env: NodeJS.ProcessEnv): Promise<{ partners: BenchPartner[]; planId: string }> {
-  const app = await buildApp({ config: loadConfig(env), logger: false });
+  const container = await openContainer(loadConfig(env), { log: silentLogger });
   try {
-    await app.container.startup();
-    const plan = await cheapestPlan(app.container);
+    await container.startup();
+    const plan = await cheapestPlan(container);
     const ordersPerPartner = Math.ceil(
       ((settings.durationSeconds + settings.warmupSeconds) * MAX_ORDERS_PER_SECOND) / partnerCount,
     );
-    const partners = await seedPartners(app.container, partnerCount, plan.priceCents * ordersPerPartner);
+    const partners = await seedPartners(container, partnerCount, plan.priceCents * ordersPerPartner);
     return { partners, planId: plan.id };
   } finally {
-    await app.close();
+    await container.close();
   }
 }
 

@@ -10,7 +10,9 @@ import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config/index.js';
+import { openContainer } from '../src/container.js';
 import { buildApp } from '../src/http/app.js';
+import { silentLogger } from '../src/lib/logger.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const documents = {
@@ -28,7 +30,8 @@ async function main(): Promise<void> {
     WORKER_ENABLED: 'false',
     LOG_LEVEL: 'silent',
   });
-  const app = await buildApp({ config, logger: false });
+  const container = await openContainer(config, { log: silentLogger });
+  const app = await buildApp({ container, logger: false });
   await app.ready();
   let stale = 0;
   try {
@@ -54,6 +57,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await app.close();
+    await container.close();
   }
   if (stale) process.exit(1);
 }

@@ -1,6 +1,5 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config/index.js';
-import type { Database } from './db/client.js';
+import { openDatabase, type Database } from './db/client.js';
 import { createAuditService } from './domain/audit/audit.service.js';
 import { createExchangeRateService } from './domain/catalog/exchange-rates.js';
 import { createCatalogService } from './domain/catalog/catalog.service.js';
@@ -17,6 +16,7 @@ import { createOrderService } from './domain/orders/orders.service.js';
 import { registerOrderJobs } from './domain/orders/order-jobs.js';
 import { createOrderAdmin } from './domain/orders/order-admin.js';
 import { createEsimProvider } from './providers/esim/registry.js';
+import { createSandboxEsimControls } from './providers/esim/sandbox/profiles.js';
 import { createTestModeEsimProvider } from './domain/testmode/test-provider.js';
 import { createTestModeService } from './domain/testmode/testmode.service.js';
 import { createPaymentProviders } from './providers/payments/registry.js';
@@ -34,32 +34,48 @@ import { createMaintenance } from './domain/ops/maintenance.js';
 import { registerServiceMetrics } from './domain/ops/service-metrics.js';
 import { createMetrics } from './lib/metrics.js';
 import { createWorker, type JobHandlers } from './jobs/worker.js';
-import type { Clock } from './lib/clock.js';
+import { systemClock, type Clock } from './lib/clock.js';
+import type { Logger } from './lib/logger.js';
 import { createRedis } from './lib/redis.js';
+
+/**
+ * The composition root: one small builder per area, composed in `createContainer`. `main` and
+ * the worker process build the container and hand it to the HTTP app and the job worker; domain
+ * services get narrow dependencies, never the container itself, so tests can build any one of
+ * them with stubs. See docs/architecture.md.
+ */
 
 export interface ContainerDeps {
   config: Readonly<Config>;
+  /** Opened (and migrated) by the caller, who also closes it: see `openContainer`. */
   database: Database;
   clock: Clock;
-  log: FastifyBaseLogger;
+  log: Logger;
 }
 
-/**
- * Composition root: one line per area. Domain services get narrow dependencies, never the
- * container itself, so tests can build any one of them with stubs.
- */
-export function createContainer(deps: ContainerDeps) {
-  const { config, database, clock, log } = deps;
+/** Database, clock, log, job queue, metrics, Redis; plus audit and mail, which every area uses. */
+function buildInfrastructure({ config, database, clock, log }: ContainerDeps) {
   const db = database.db;
-
   const queue = createJobQueue({ db, clock });
-  /** Partner events: the outbox, the typed emitters and the inbound provider notifications. */
-  const outbox = createEventOutbox({ db, queue, clock });
-  const partnerEvents = createPartnerEvents({ outbox, publicBaseUrl: config.publicBaseUrl });
-  const providerNotifications = createProviderNotifications({ db, clock, queue, events: partnerEvents });
+  /** Background job kinds → handlers; each area adds its own. */
+  const jobHandlers: JobHandlers = {};
+  /**
+   * Work `main` runs once after start-up (for example: first catalog sync, scheduling periodic
+   * jobs). Each area pushes its own; tests call `startup()` when they want the same.
+   */
+  const startupTasks: Array<() => Promise<void>> = [];
   /** Prometheus metrics (GET /metrics); no-ops unless METRICS_TOKEN is set. */
   const metrics = createMetrics({ enabled: config.metricsToken !== undefined });
   registerServiceMetrics(metrics, { database, clock });
+  const redis = config.redisUrl ? createRedis(config.redisUrl, log) : undefined;
+  /** Extra dependencies GET /ready checks besides the database (Redis adds itself). */
+  const readinessChecks = {
+    checks: (redis ? [async () => void (await redis.ping())] : []) as Array<() => Promise<void>>,
+    async run() {
+      for (const check of this.checks) await check();
+    },
+  };
+  const audit = createAuditService({ db, clock });
   const mailer = createMailer({
     db,
     clock,
@@ -69,10 +85,39 @@ export function createContainer(deps: ContainerDeps) {
     onDeliveryError: (error, id) => log.warn({ mailId: id, err: error.message }, 'mail delivery failed'),
   });
   const receipts = createReceipts({ db, queue, mailer, publicBaseUrl: config.publicBaseUrl });
+  Object.assign(jobHandlers, receipts.jobs);
+  return {
+    config,
+    database,
+    db,
+    clock,
+    log,
+    queue,
+    jobHandlers,
+    startupTasks,
+    metrics,
+    redis,
+    readinessChecks,
+    audit,
+    mailer,
+    receipts,
+  };
+}
+type Infrastructure = ReturnType<typeof buildInfrastructure>;
+
+/** Partner events: the outbox, the typed emitters and the inbound provider notifications. */
+function buildEvents({ config, db, clock, queue }: Infrastructure) {
+  const outbox = createEventOutbox({ db, queue, clock });
+  const partnerEvents = createPartnerEvents({ outbox, publicBaseUrl: config.publicBaseUrl });
+  const providerNotifications = createProviderNotifications({ db, clock, queue, events: partnerEvents });
+  return { outbox, partnerEvents, providerNotifications };
+}
+type Events = ReturnType<typeof buildEvents>;
+
+/** Accounts, sessions, API keys, devices and support. */
+function buildAccounts({ config, db, clock, queue, log, audit, mailer, jobHandlers }: Infrastructure) {
   const sessions = createSessionService({ db, clock });
   const apiKeys = createApiKeyService({ db, clock });
-  const audit = createAuditService({ db, clock });
-  const deadLetter = createDeadLetter({ db, clock, audit });
   const accounts = createAccountService({
     db,
     clock,
@@ -83,7 +128,8 @@ export function createContainer(deps: ContainerDeps) {
     queue,
     publicBaseUrl: config.publicBaseUrl,
   });
-  const exchangeRates = createExchangeRateService({ db, clock });
+  jobHandlers[PASSWORD_RESET_JOB] = { run: (job) => accounts.sendPasswordReset(job.payload) };
+  const devices = createDevicesService({ db, clock });
   const support = createSupportService({
     db,
     clock,
@@ -92,30 +138,32 @@ export function createContainer(deps: ContainerDeps) {
     supportEmail: config.supportEmail,
     onMailError: (error) => log.warn({ err: String(error) }, 'support mail could not be recorded'),
   });
-  const devices = createDevicesService({ db, clock });
+  return { sessions, apiKeys, accounts, devices, support };
+}
+type Accounts = ReturnType<typeof buildAccounts>;
+
+/**
+ * eSIM providers: the configured one, the sandbox for test-mode orders, and the sandbox's operator
+ * controls (admin API) when ESIM_PROVIDER is the sandbox.
+ */
+function buildEsimProviders({ config, db, clock }: Infrastructure, { providerNotifications }: Events) {
+  const notify = providerNotifications.sandboxNotify;
   const providers = {
-    esim: createEsimProvider(config, { db, clock, notify: providerNotifications.sandboxNotify }),
+    esim: createEsimProvider(config, { db, clock, notify }),
     /** Test-mode orders (svc_test_sk_ keys): always the sandbox, see docs/partner.md "Test mode". */
     testEsim: createTestModeEsimProvider({ db, clock, latencyMs: config.sandbox.esimLatencyMs }),
   };
-  const paymentProviders = createPaymentProviders(config, { db, clock });
-  const payments = createPaymentsService({
-    db,
-    clock,
-    log,
-    publicBaseUrl: config.publicBaseUrl,
-    exchangeRates,
-    providers: paymentProviders,
-    receipts: receipts.scheduler,
-    events: partnerEvents,
-    appUrlSchemes: config.appUrlSchemes,
-  });
-  const wallet = createWalletService({ db, clock, audit, ledgerObserver: partnerEvents });
+  // Usage changes "send" DATA_USAGE / ESIM_STATUS webhooks like eSIM Access does.
+  const sandboxEsim =
+    config.esimProvider === 'sandbox' ? createSandboxEsimControls({ db, clock, notify }) : undefined;
+  return { providers, sandboxEsim };
+}
+type EsimProviders = ReturnType<typeof buildEsimProviders>;
 
-  /** Background job kinds → handlers; each area adds its own. */
-  const jobHandlers: JobHandlers = {};
-  jobHandlers[PASSWORD_RESET_JOB] = { run: (job) => accounts.sendPasswordReset(job.payload) };
-  Object.assign(jobHandlers, receipts.jobs);
+/** Exchange rates, plans and prices, the catalog sync. */
+function buildCatalog(infra: Infrastructure, { providers }: EsimProviders) {
+  const { config, db, clock, queue, log, audit, jobHandlers, startupTasks } = infra;
+  const exchangeRates = createExchangeRateService({ db, clock });
   const catalog = createCatalogService({
     db,
     clock,
@@ -128,26 +176,53 @@ export function createContainer(deps: ContainerDeps) {
     onSyncError: (error) => log.warn({ err: error.message }, 'catalog sync failed'),
   });
   jobHandlers['catalog.sync'] = catalog.syncJob;
-  const worker = createWorker({
-    queue,
-    handlers: jobHandlers,
+  startupTasks.push(() => exchangeRates.seed());
+  startupTasks.push(() => catalog.startup());
+  startupTasks.push(async () => warmSearchIndex());
+  return { exchangeRates, catalog };
+}
+type Catalog = ReturnType<typeof buildCatalog>;
+
+/** The wallet (balances and ledger) and payments in (card, crypto) with their providers. */
+function buildPayments(infra: Infrastructure, { partnerEvents }: Events, { exchangeRates }: Catalog) {
+  const { config, db, clock, log, audit, receipts } = infra;
+  const wallet = createWalletService({ db, clock, audit, ledgerObserver: partnerEvents });
+  const paymentProviders = createPaymentProviders(config, { db, clock });
+  const payments = createPaymentsService({
+    db,
     clock,
     log,
-    concurrency: config.worker.concurrency,
-    pollIntervalMs: config.worker.pollIntervalMs,
-    stopTimeoutMs: config.shutdownGraceSeconds * 1000,
+    publicBaseUrl: config.publicBaseUrl,
+    exchangeRates,
+    providers: paymentProviders,
+    receipts: receipts.scheduler,
+    events: partnerEvents,
+    appUrlSchemes: config.appUrlSchemes,
   });
+  return { wallet, paymentProviders, payments };
+}
+type Payments = ReturnType<typeof buildPayments>;
 
+/** Orders, fulfillment and their jobs, operator order actions, test mode. */
+function buildOrders(
+  infra: Infrastructure,
+  areas: { events: Events; esim: EsimProviders; catalog: Catalog; accounts: Accounts; payments: Payments },
+) {
+  const { config, db, clock, queue, log, metrics, audit, mailer, receipts, jobHandlers, startupTasks } =
+    infra;
+  const { partnerEvents, providerNotifications } = areas.events;
+  const { support } = areas.accounts;
+  const { payments } = areas.payments;
   const orders = createOrderService({
     db,
     clock,
     queue,
-    providers,
+    providers: areas.esim.providers,
     mailer,
     receipts: receipts.scheduler,
     log,
     metrics,
-    findActivePlan: catalog.findActivePlan,
+    findActivePlan: areas.catalog.catalog.findActivePlan,
     support: () => support,
     payments: () => payments,
     events: partnerEvents,
@@ -172,6 +247,15 @@ export function createContainer(deps: ContainerDeps) {
     expirePayment: (paymentId) => payments.expirePayment(paymentId).then(() => undefined),
   });
   payments.setOrderHooks(orders.paymentHooks);
+  providerNotifications.registerJobs(jobHandlers, (orderId) => orders.fulfillment.attempt(orderId, 'job'));
+  startupTasks.push(() => orderJobs.scheduleRefresh());
+  return { orders, orderAdmin, testMode };
+}
+
+/** Webhooks out: partner endpoints, signed deliveries of the outbox's events, their purge. */
+function buildWebhooks(infra: Infrastructure, { outbox }: Events) {
+  const { config, db, clock, queue, log, jobHandlers, startupTasks } = infra;
+  /** Tests replace DNS resolution and the HTTP transport of deliveries here. */
   const webhookNet: { resolve?: Resolver; transport?: WebhookTransport } = {};
   const webhooks = createWebhooksService({
     db,
@@ -183,8 +267,14 @@ export function createContainer(deps: ContainerDeps) {
     log,
   });
   webhooks.registerJobs(jobHandlers);
-  providerNotifications.registerJobs(jobHandlers, (orderId) => orders.fulfillment.attempt(orderId, 'job'));
-  /** Retention, abandoned-payment expiry and the daily reconciliation (docs/operations.md). */
+  startupTasks.push(() => webhooks.schedulePurge());
+  return { webhooks, webhookNet };
+}
+
+/** Dead letters, retention, abandoned-payment expiry, daily reconcile, and the job worker. */
+function buildOps(infra: Infrastructure, { payments }: Payments) {
+  const { config, db, clock, queue, log, audit, jobHandlers, startupTasks } = infra;
+  const deadLetter = createDeadLetter({ db, clock, audit });
   const maintenance = createMaintenance({
     db,
     clock,
@@ -194,70 +284,89 @@ export function createContainer(deps: ContainerDeps) {
     expirePayment: (paymentId) => payments.expirePayment(paymentId),
   });
   maintenance.register(jobHandlers);
-
-  /** Extra dependencies GET /ready checks besides the database (Redis adds itself). */
-  const redis = config.redisUrl ? createRedis(config.redisUrl, log) : undefined;
-  const readinessChecks = {
-    checks: (redis ? [async () => void (await redis.ping())] : []) as Array<() => Promise<void>>,
-    async run() {
-      for (const check of this.checks) await check();
-    },
-  };
-
-  /**
-   * Work `main` runs once after start-up (for example: first catalog sync, scheduling periodic
-   * jobs). Each area pushes its own; tests call `startup()` when they want the same.
-   */
-  const startupTasks: Array<() => Promise<void>> = [];
-  startupTasks.push(() => exchangeRates.seed());
-  startupTasks.push(() => catalog.startup());
-  startupTasks.push(async () => warmSearchIndex());
-  startupTasks.push(() => orderJobs.scheduleRefresh());
-  startupTasks.push(() => webhooks.schedulePurge());
   startupTasks.push(() => maintenance.scheduleAll());
-  async function startup() {
-    for (const task of startupTasks) await task();
-  }
-
-  return {
-    startupTasks,
-    startup,
-    config,
-    database,
-    db,
+  const worker = createWorker({
+    queue,
+    handlers: jobHandlers,
     clock,
     log,
-    queue,
-    deadLetter,
-    mailer,
-    receipts,
-    sessions,
-    apiKeys,
-    accounts,
-    audit,
-    exchangeRates,
-    support,
-    devices,
-    catalog,
-    orders,
-    orderAdmin,
-    testMode,
-    providers,
-    paymentProviders,
-    payments,
-    wallet,
-    outbox,
-    partnerEvents,
-    providerNotifications,
-    webhooks,
-    webhookNet,
-    jobHandlers,
-    worker,
-    maintenance,
-    metrics,
-    readinessChecks,
-    redis,
+    concurrency: config.worker.concurrency,
+    pollIntervalMs: config.worker.pollIntervalMs,
+    stopTimeoutMs: config.shutdownGraceSeconds * 1000,
+  });
+  return { deadLetter, maintenance, worker };
+}
+
+export function createContainer(deps: ContainerDeps) {
+  const infra = buildInfrastructure(deps);
+  const events = buildEvents(infra);
+  const accounts = buildAccounts(infra);
+  const esim = buildEsimProviders(infra, events);
+  const catalog = buildCatalog(infra, esim);
+  const payments = buildPayments(infra, events, catalog);
+  const orders = buildOrders(infra, { events, esim, catalog, accounts, payments });
+  const webhooks = buildWebhooks(infra, events);
+  const ops = buildOps(infra, payments);
+
+  return {
+    ...infra,
+    ...events,
+    ...accounts,
+    ...esim,
+    ...catalog,
+    ...payments,
+    ...orders,
+    ...webhooks,
+    ...ops,
+    /** The start-up tasks in order (first catalog sync, periodic jobs); the entry points call it. */
+    async startup(): Promise<void> {
+      for (const task of infra.startupTasks) await task();
+    },
+    /**
+     * Releases what the container holds: stops the worker (after the jobs it is running, up to
+     * the grace) and disconnects Redis. The database belongs to whoever opened it.
+     */
+    async close(): Promise<void> {
+      await ops.worker.stop();
+      infra.redis?.disconnect();
+    },
   };
 }
 
 export type Container = ReturnType<typeof createContainer>;
+
+/**
+ * The database named by the configuration (PostgreSQL, or PGlite in DATA_DIR or memory),
+ * migrated, with the container built on it: what `main`, the worker process and the scripts
+ * start from. Its `close()` also closes the database, after the worker and Redis.
+ */
+export async function openContainer(
+  config: Readonly<Config>,
+  options: { log: Logger; clock?: Clock },
+): Promise<Container> {
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+  });
+  try {
+    await database.migrate();
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+  const container = createContainer({
+    config,
+    database,
+    clock: options.clock ?? systemClock,
+    log: options.log,
+  });
+  const closeServices = container.close;
+  return {
+    ...container,
+    async close() {
+      await closeServices();
+      await database.close();
+    },
+  };
+}

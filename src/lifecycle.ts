@@ -20,11 +20,7 @@ export function configOrExit(): Readonly<Config> {
  * its own waiting by the grace; if it still has not finished `graceMs + 10 s` after the signal,
  * the process exits 1 rather than hang. A second signal exits at once.
  */
-export function onShutdown(
-  log: Logger,
-  graceMs: number,
-  stop: (graceMs: number) => Promise<void>,
-): void {
+export function onShutdown(log: Logger, graceMs: number, stop: (graceMs: number) => Promise<void>): void {
   closeWithGrace(
     {
       delay: graceMs + 10_000,

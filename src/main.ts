@@ -1,32 +1,36 @@
+import { openContainer } from './container.js';
 import { buildApp } from './http/app.js';
+import { createLogger } from './lib/log-redaction.js';
 import { configOrExit, onShutdown } from './lifecycle.js';
 
 /**
- * Start-up: config → database + migrations → HTTP + background worker → graceful stop on SIGTERM:
- * stop accepting, let requests in flight and running jobs finish (up to SHUTDOWN_GRACE_SECONDS),
- * close the database, exit 0.
+ * `npm start`, the composition root: config → logger → database + migrations + container → the
+ * HTTP app on that container, plus the background worker unless WORKER_ENABLED=false → graceful
+ * stop on SIGTERM (docs/operations.md "Shutdown").
  */
 async function main(): Promise<void> {
   const config = configOrExit();
-  const app = await buildApp({ config });
+  const log = createLogger(config.logLevel);
+  const container = await openContainer(config, { log });
+  const app = await buildApp({ container, loggerInstance: log });
   if (
     config.esimProvider === 'sandbox' &&
     (config.cardProvider === 'stripe' || config.cryptoProvider === 'cryptomus')
   ) {
     // Allowed (staging with provider test keys), but in production customers would pay real money
     // for eSIMs that do not exist: docs/security.md.
-    app.log.warn('ESIM_PROVIDER=sandbox beside a real payment provider: eSIMs sold are not real');
+    log.warn('ESIM_PROVIDER=sandbox beside a real payment provider: eSIMs sold are not real');
   }
-  await app.container.startup();
-  if (config.worker.enabled) app.container.worker.start();
+  await container.startup();
+  if (config.worker.enabled) container.worker.start();
 
-  onShutdown(app.log, config.shutdownGraceSeconds * 1000, async (graceMs) => {
-    // The worker stops claiming now, in parallel with the HTTP drain; app.close() awaits it again.
-    const workerStopped = app.container.worker.stop();
-    // close() stops accepting connections, waits for requests in flight, then runs the onClose
-    // hooks (worker stop, Redis, database). Requests still running after the grace are cut off.
+  onShutdown(log, config.shutdownGraceSeconds * 1000, async (graceMs) => {
+    // 1. The worker stops claiming now, in parallel with the HTTP drain.
+    const workerStopped = container.worker.stop();
+    // 2. close() stops accepting connections and waits for requests in flight; those still
+    //    running after the grace are cut off.
     const cutOff = setTimeout(() => {
-      app.log.warn('shutdown grace over: closing connections still open');
+      log.warn('shutdown grace over: closing connections still open');
       app.server.closeAllConnections();
     }, graceMs);
     try {
@@ -34,11 +38,13 @@ async function main(): Promise<void> {
     } finally {
       clearTimeout(cutOff);
     }
+    // 3. The jobs running finish (bounded by the grace as well), then Redis and the database close.
     await workerStopped;
+    await container.close();
   });
 
   await app.listen({ port: config.port, host: config.host });
-  app.log.info(`docs at ${config.publicBaseUrl}/docs`);
+  log.info(`docs at ${config.publicBaseUrl}/docs`);
 }
 
 main().catch((err) => {

@@ -1,30 +1,22 @@
-import pino from 'pino';
-import { createContainer } from './container.js';
-import { openDatabase } from './db/client.js';
-import { loggerOptions } from './http/app.js';
-import { systemClock } from './lib/clock.js';
+import { openContainer } from './container.js';
+import { createLogger } from './lib/log-redaction.js';
 import { configOrExit, onShutdown } from './lifecycle.js';
 
 /**
- * `npm run worker`: the background worker alone, no HTTP server. Run one or more next to API
+ * `npm run worker`: the background worker alone, no HTTP app. Run one or more next to API
  * instances started with WORKER_ENABLED=false; they share the database (and Redis). The worker
  * runs regardless of WORKER_ENABLED, which only concerns `npm start`.
  */
 async function main(): Promise<void> {
   const config = configOrExit();
-  const log = pino(loggerOptions(config) as pino.LoggerOptions);
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
-  await database.migrate();
-  const container = createContainer({ config, database, clock: systemClock, log });
+  const log = createLogger(config.logLevel);
+  const container = await openContainer(config, { log });
   await container.startup();
   container.worker.start();
   log.info({ workerId: container.worker.workerId, concurrency: config.worker.concurrency }, 'worker started');
 
-  onShutdown(log, config.shutdownGraceSeconds * 1000, async () => {
-    await container.worker.stop();
-    container.redis?.disconnect();
-    await database.close();
-  });
+  // Stop claiming, let the jobs running finish (up to the grace), close Redis and the database.
+  onShutdown(log, config.shutdownGraceSeconds * 1000, () => container.close());
 }
 
 main().catch((err) => {

@@ -23,4 +23,3 @@ export interface Database {
   /** Connection pool use (PostgreSQL only; PGlite has one in-process connection). */
   poolStats?(): { total: number; idle: number; waiting: number; max: number };
 }
-

@@ -4,14 +4,12 @@ import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import scalar from '@scalar/fastify-api-reference';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from '../config/index.js';
-import { createContainer, type Container } from '../container.js';
-import { openDatabase, type Database } from '../db/client.js';
-import { systemClock, type Clock } from '../lib/clock.js';
+import type { Container } from '../container.js';
+import { pinoOptions } from '../lib/log-redaction.js';
 import { adminSurface } from './admin/index.js';
 import { installErrorHandling } from './shared/errors.js';
-import { LOG_REDACT_PATHS, redactQuery, serializeError } from './shared/log-redaction.js';
 import { installSecurityHooks, publicOpenApiDocument, securityServerOptions } from './shared/security.js';
 import { mobileSurface } from './mobile/index.js';
 import { partnerSurface } from './partner/index.js';
@@ -27,53 +25,19 @@ import './types.js';
 export const BODY_LIMIT_BYTES = 2 * 1024 * 1024;
 
 export interface BuildAppOptions {
-  config: Readonly<Config>;
-  /** An already-open database (tests share one between instances); otherwise opened from config. */
-  database?: Database;
-  clock?: Clock;
-  /** pino options, or false to silence logs (tests). */
+  /** Built by the caller (main, tests), who also closes it after the app: see src/container.ts. */
+  container: Container;
+  /** The process logger, which the container logs to as well (main). */
+  loggerInstance?: FastifyBaseLogger;
+  /** Otherwise pino options, or false to silence logs (tests); default: loggerOptions(config). */
   logger?: FastifyServerOptions['logger'];
-  /** Lets a caller replace providers or services before routes are registered (tests). */
-  configure?: (container: Container) => void;
 }
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Query values that are secrets when they appear in a URL (reset links, QR tokens). */
-function redactUrl(url: string): string {
-  return redactQuery(url.replace(/([?&](?:token|key|api_key)=)[^&]*/gi, '$1[REDACTED]'));
-}
-
+/** The process's pino options (src/lib/log-redaction.ts) for this configuration. */
 export function loggerOptions(config: Readonly<Config>): FastifyServerOptions['logger'] {
-  return {
-    level: config.logLevel,
-    redact: {
-      paths: [
-        'req.headers.authorization',
-        'req.headers.cookie',
-        'req.headers["x-api-key"]',
-        'res.headers["set-cookie"]',
-        '*.password',
-        '*.newPassword',
-        '*.currentPassword',
-        '*.token',
-        '*.apiKey',
-        '*.key',
-        '*.secret',
-        ...LOG_REDACT_PATHS,
-      ],
-      censor: '[REDACTED]',
-    },
-    serializers: {
-      err: serializeError,
-      req: (req: { method: string; url: string; id: string; ip?: string }) => ({
-        id: req.id,
-        method: req.method,
-        url: redactUrl(req.url),
-        ip: req.ip,
-      }),
-    },
-  };
+  return pinoOptions(config.logLevel) as FastifyServerOptions['logger'];
 }
 
 /**
@@ -90,11 +54,18 @@ function acceptEmptyJsonBodies(app: FastifyInstance): void {
   });
 }
 
-/** Builds the complete service without listening; `main` listens, tests use `app.inject`. */
+/**
+ * The HTTP app on a built container, without listening: `main` listens, tests use `app.inject`.
+ * Closing the app stops accepting and drains requests; the container (worker, Redis) and the
+ * database are closed by whoever built them, after the app.
+ */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
-  const { config } = options;
+  const { container } = options;
+  const { config } = container;
   const app = Fastify({
-    logger: options.logger ?? loggerOptions(config),
+    ...(options.loggerInstance
+      ? { loggerInstance: options.loggerInstance }
+      : { logger: options.logger ?? loggerOptions(config) }),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
     ...securityServerOptions(),
@@ -107,17 +78,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const ownsDatabase = !options.database;
-  const database =
-    options.database ??
-    (await openDatabase({
-      url: config.databaseUrl,
-      dataDir: config.dataDir,
-      connectTimeoutMs: config.databaseConnectTimeoutMs,
-    }));
-  if (ownsDatabase) await database.migrate();
-  const container = createContainer({ config, database, clock: options.clock ?? systemClock, log: app.log });
-  options.configure?.(container);
   app.decorate('container', container);
   app.decorateRequest('auth', null);
   app.decorateRequest('partner', null);
@@ -125,11 +85,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
-  });
-  app.addHook('onClose', async () => {
-    await container.worker.stop();
-    container.redis?.disconnect();
-    if (ownsDatabase) await database.close();
   });
 
   installErrorHandling(app, 'root');

@@ -2,12 +2,13 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { loadConfig, type Config } from '../../src/config/index.js';
-import type { Container } from '../../src/container.js';
+import { createContainer, type Container } from '../../src/container.js';
 import { PGlite } from '@electric-sql/pglite';
 import { openDatabase, type Database } from '../../src/db/client.js';
 import { wrapPglite } from '../../src/db/pglite.js';
 import { buildApp } from '../../src/http/app.js';
 import { ManualClock } from '../../src/lib/clock.js';
+import { silentLogger } from '../../src/lib/logger.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 export const BASE_URL = 'http://localhost:3000';
@@ -93,7 +94,12 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const shared = options.shareWith;
   const fresh = shared ? undefined : await freshDatabase();
   const database = shared ? shared.database : fresh!.database;
-  const app = await buildApp({ config, database, clock, logger: false, configure: options.configure });
+  // As main does: the container first, then the HTTP app on it. The test app owns its container,
+  // so closing the app (t.close() or t.app.close()) also stops its worker and Redis client.
+  const container = createContainer({ config, database, clock, log: silentLogger });
+  options.configure?.(container);
+  const app = await buildApp({ container, logger: false });
+  app.addHook('onClose', () => container.close());
   await app.ready();
   return {
     app,

@@ -1,8 +1,9 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Container } from '../../src/container.js';
+import { createContainer, type Container } from '../../src/container.js';
 import { buildApp, loggerOptions } from '../../src/http/app.js';
 import { installErrorHandling } from '../../src/http/shared/errors.js';
+import { silentLogger } from '../../src/lib/logger.js';
 import { ADMIN_TOKEN, buildTestApp, type TestApp } from '../helpers/app.js';
 import { createUser } from '../helpers/factories.js';
 
@@ -138,15 +139,19 @@ describe('request logs', () => {
     const base = await buildTestApp();
     const lines: string[] = [];
     const config = { ...base.config, logLevel: 'info' };
-    const app = await buildApp({
+    const container = createContainer({
       config,
       database: base.database,
       clock: base.clock,
+      log: silentLogger,
+    });
+    breakServices(container);
+    const app = await buildApp({
+      container,
       logger: {
         ...(loggerOptions(config) as object),
         stream: { write: (line: string) => void lines.push(line) },
       },
-      configure: breakServices,
     });
     try {
       await app.inject({
@@ -174,6 +179,7 @@ describe('request logs', () => {
       expect(failure.err.message).toContain(SECRET_SQL);
     } finally {
       await app.close();
+      await container.close();
       await base.close();
     }
   });

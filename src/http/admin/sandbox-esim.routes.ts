@@ -2,7 +2,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../domain/errors.js';
-import { createSandboxEsimControls } from '../../providers/esim/sandbox/profiles.js';
 import { adminErrors, IsoDate, Nullable } from '../shared/schemas.js';
 
 /**
@@ -11,16 +10,16 @@ import { adminErrors, IsoDate, Nullable } from '../shared/schemas.js';
  */
 export async function adminSandboxEsimRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { db, clock, config, audit, providerNotifications } = app.container;
-  // Usage changes "send" DATA_USAGE / ESIM_STATUS webhooks like eSIM Access does.
-  const controls = createSandboxEsimControls({ db, clock, notify: providerNotifications.sandboxNotify });
+  const { db, audit, sandboxEsim } = app.container;
   const tags = ['Admin', 'Sandbox'];
-  const requireSandbox = () => {
-    if (config.esimProvider !== 'sandbox')
+  /** The container has the controls exactly when ESIM_PROVIDER is the sandbox. */
+  const controls = () => {
+    if (!sandboxEsim)
       throw new AppError(
         'INVALID_STATE',
         'ESIM_PROVIDER is not sandbox; there is no sandbox provider to control',
       );
+    return sandboxEsim;
   };
 
   r.post(
@@ -36,8 +35,7 @@ export async function adminSandboxEsimRoutes(app: FastifyInstance): Promise<void
       },
     },
     async (request) => {
-      requireSandbox();
-      await controls.setFailNext(request.body.failNext);
+      await controls().setFailNext(request.body.failNext);
       await audit.record(db, {
         action: 'sandbox.esim.faults',
         targetType: 'sandbox',
@@ -75,8 +73,7 @@ export async function adminSandboxEsimRoutes(app: FastifyInstance): Promise<void
       },
     },
     async (request) => {
-      requireSandbox();
-      const profile = await controls.setUsage(request.body.iccid, request.body.usedMb);
+      const profile = await controls().setUsage(request.body.iccid, request.body.usedMb);
       if (!profile) throw new AppError('ESIM_NOT_FOUND', 'No sandbox eSIM has this ICCID');
       return {
         iccid: profile.iccid,

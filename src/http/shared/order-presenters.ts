@@ -154,7 +154,7 @@ export const PartnerOrderSchema = Type.Composite(
 export { presentPartnerEsim, presentPartnerOrder, presentPartnerOrderSummary };
 
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
-export const partnerOrderSchemasMatch: [
+const _partnerOrderSchemasMatch: [
   Same<Static<typeof PartnerEsimSchema>, PartnerEsim>,
   Same<Static<typeof PartnerOrderSummarySchema>, PartnerOrderSummary>,
   Same<Static<typeof PartnerOrderSchema>, { [K in keyof PartnerOrder]: PartnerOrder[K] }>,

@@ -17,4 +17,4 @@ export const PartnerWalletSchema = Type.Object(
 export { presentPartnerWallet };
 
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
-export const partnerWalletSchemaMatches: Same<Static<typeof PartnerWalletSchema>, PartnerWallet> = true;
+const _partnerWalletSchemaMatches: Same<Static<typeof PartnerWalletSchema>, PartnerWallet> = true;

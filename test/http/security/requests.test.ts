@@ -3,7 +3,9 @@ import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/index.js';
+import { createContainer } from '../../../src/container.js';
 import { buildApp, loggerOptions } from '../../../src/http/app.js';
+import { silentLogger } from '../../../src/lib/logger.js';
 import { ADMIN_TOKEN, BASE_URL, buildTestApp, type TestApp } from '../../helpers/app.js';
 import { registerViaApi } from '../../helpers/accounts.js';
 import { balanceOf, createUser, type TestUser } from '../../helpers/factories.js';
@@ -298,17 +300,14 @@ describe('S13: logs hold no secrets', () => {
       DATABASE_URL: 'memory://',
     });
     const secretParam = 'sql-param-secret-9931@example.com';
+    const container = createContainer({ config, database: t.database, clock: t.clock, log: silentLogger });
+    container.accounts.login = async () => {
+      await container.db.execute(sql`select ${secretParam}::int`);
+      throw new Error('unreachable');
+    };
     const app = await buildApp({
-      config,
-      database: t.database,
-      clock: t.clock,
+      container,
       logger: { ...(loggerOptions(config) as object), stream } as never,
-      configure: (container) => {
-        container.accounts.login = async () => {
-          await container.db.execute(sql`select ${secretParam}::int`);
-          throw new Error('unreachable');
-        };
-      },
     });
     try {
       await app.inject({ url: '/api/v1/auth/reset-password?token=reset-token-secret-123' });
@@ -325,6 +324,7 @@ describe('S13: logs hold no secrets', () => {
       expect(failed.body).not.toContain(secretParam);
     } finally {
       await app.close();
+      await container.close();
     }
     const log = lines.join('');
     expect(log).toContain('unhandled error');

@@ -1,11 +1,12 @@
-import { stdSerializers } from 'pino';
+import { pino, stdSerializers, type Logger as PinoLogger, type LoggerOptions } from 'pino';
 
 /**
  * What the logs must never hold (docs/security.md): secrets, password hashes, tokens, e-mail
- * addresses in URLs, and SQL parameters of failed queries. Used by loggerOptions (src/http/app.ts).
+ * addresses in URLs, and SQL parameters of failed queries. `createLogger` builds the process's
+ * logger with these rules (main, the worker process; the HTTP app logs through the same one).
  */
 
-/** Extra pino redact paths besides the ones in loggerOptions. */
+/** Extra pino redact paths besides the ones in pinoOptions. */
 export const LOG_REDACT_PATHS = [
   '*.passwordHash',
   '*.apiKeyHash',
@@ -89,4 +90,47 @@ export function serializeError(err: Error): SerializedError {
     }
   }
   return scrubbed as SerializedError;
+}
+
+/** Query values that are secrets when they appear in a URL (reset links, QR tokens). */
+function redactUrl(url: string): string {
+  return redactQuery(url.replace(/([?&](?:token|key|api_key)=)[^&]*/gi, '$1[REDACTED]'));
+}
+
+/** pino options of every process: level, redaction, and the request and error serializers. */
+export function pinoOptions(level: string): LoggerOptions {
+  return {
+    level,
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        'req.headers["x-api-key"]',
+        'res.headers["set-cookie"]',
+        '*.password',
+        '*.newPassword',
+        '*.currentPassword',
+        '*.token',
+        '*.apiKey',
+        '*.key',
+        '*.secret',
+        ...LOG_REDACT_PATHS,
+      ],
+      censor: '[REDACTED]',
+    },
+    serializers: {
+      err: serializeError,
+      req: (req: { method: string; url: string; id: string; ip?: string }) => ({
+        id: req.id,
+        method: req.method,
+        url: redactUrl(req.url),
+        ip: req.ip,
+      }),
+    },
+  };
+}
+
+/** The process logger (JSON lines on stdout); it satisfies the Logger port of ./logger.ts. */
+export function createLogger(level: string): PinoLogger {
+  return pino(pinoOptions(level));
 }
