@@ -8,6 +8,7 @@ import { isCurrency, type Currency } from '../../lib/money.js';
 import type { PaymentProviders } from '../../providers/payments/registry.js';
 import type {
   PaymentPurpose,
+  PaymentWebhookEvent,
   SandboxOutcome,
   SandboxSettlement,
   WebhookHeaders,
@@ -15,6 +16,7 @@ import type {
 import { toUsdCentsRoundedDown, type ExchangeRateService } from '../catalog/exchange-rates.js';
 import { AppError } from '../errors.js';
 import type { PartnerEvents } from '../events/partner-events.js';
+import { paymentProviderFailure } from './provider-errors.js';
 import {
   createSettlement,
   type OrderHooks,
@@ -159,7 +161,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
         .update(payments)
         .set({ status: 'failed', updatedAt: clock.now() })
         .where(and(eq(payments.id, paymentId), eq(payments.status, 'pending')));
-      throw error;
+      throw paymentProviderFailure(error, 'create');
     }
   }
 
@@ -269,7 +271,12 @@ export function createPaymentsService(deps: PaymentsDeps) {
     /** The single entry point of provider webhooks, real or sandbox: verify, then apply once. */
     async handleWebhook(method: PaymentMethod, rawBody: Buffer, headers: WebhookHeaders) {
       const provider = providers[method];
-      const event = await provider.parseWebhook(rawBody, headers);
+      let event: PaymentWebhookEvent;
+      try {
+        event = await provider.parseWebhook(rawBody, headers);
+      } catch (error) {
+        throw paymentProviderFailure(error, 'webhook');
+      }
       return settlement.applyEvent(provider.name, method, event);
     },
 
