@@ -16,6 +16,7 @@ import { createSessionService } from './domain/sessions/sessions.service.js';
 import { createOrderService } from './domain/orders/orders.service.js';
 import { registerOrderJobs } from './domain/orders/order-jobs.js';
 import { createOrderAdmin } from './domain/orders/order-admin.js';
+import { createOrderPaymentHandler } from './domain/orders/order-payments.js';
 import { createEsimProvider } from './providers/esim/registry.js';
 import { createTestModeEsimProvider } from './domain/testmode/test-provider.js';
 import { createTestModeService } from './domain/testmode/testmode.service.js';
@@ -99,6 +100,14 @@ export function createContainer(deps: ContainerDeps) {
     testEsim: createTestModeEsimProvider({ db, clock, latencyMs: config.sandbox.esimLatencyMs }),
   };
   const paymentProviders = createPaymentProviders(config, { db, clock });
+  /** Payments → orders is a port: payments publishes "payment succeeded/closed", orders handles it. */
+  const orderPayments = createOrderPaymentHandler({
+    db,
+    clock,
+    queue,
+    events: partnerEvents,
+    fulfillmentMaxAttempts: config.fulfillment.maxAttempts,
+  });
   const payments = createPaymentsService({
     db,
     clock,
@@ -108,6 +117,7 @@ export function createContainer(deps: ContainerDeps) {
     providers: paymentProviders,
     receipts: receipts.scheduler,
     events: partnerEvents,
+    orders: orderPayments,
     appUrlSchemes: config.appUrlSchemes,
   });
   const wallet = createWalletService({ db, clock, audit, ledgerObserver: partnerEvents });
@@ -148,8 +158,8 @@ export function createContainer(deps: ContainerDeps) {
     log,
     metrics,
     findActivePlan: catalog.findActivePlan,
-    support: () => support,
-    payments: () => payments,
+    support,
+    payments,
     events: partnerEvents,
     settings: {
       publicBaseUrl: config.publicBaseUrl,
@@ -169,9 +179,8 @@ export function createContainer(deps: ContainerDeps) {
     log,
     orders,
     retryBaseSeconds: config.fulfillment.retryBaseSeconds,
-    expirePayment: (paymentId) => payments.expirePayment(paymentId).then(() => undefined),
+    payments,
   });
-  payments.setOrderHooks(orders.paymentHooks);
   const webhookNet: { resolve?: Resolver; transport?: WebhookTransport } = {};
   const webhooks = createWebhooksService({
     db,
@@ -191,7 +200,7 @@ export function createContainer(deps: ContainerDeps) {
     queue,
     log,
     jobRetentionMs: config.jobRetentionDays * 24 * 60 * 60 * 1000,
-    expirePayment: (paymentId) => payments.expirePayment(paymentId),
+    payments,
   });
   maintenance.register(jobHandlers);
 

@@ -48,7 +48,8 @@ export function createMaintenance(deps: {
   log: Logger;
   /** Finished (done) jobs older than this are deleted; failed jobs stay for the operator. */
   jobRetentionMs: number;
-  expirePayment: (paymentId: string) => Promise<boolean>;
+  /** Closes an abandoned payment as expired (false when it was already final). */
+  payments: { expirePayment(paymentId: string): Promise<boolean> };
   reconcileOptions?: Omit<Parameters<typeof reconcile>[0], 'db' | 'clock'>;
 }) {
   const { db, clock } = deps;
@@ -110,7 +111,7 @@ export function createMaintenance(deps: {
       expiredPayments: 0,
     };
     for (const id of await abandonedPayments(now)) {
-      if (await deps.expirePayment(id)) result.expiredPayments++;
+      if (await deps.payments.expirePayment(id)) result.expiredPayments++;
     }
     return result;
   }

@@ -19,13 +19,13 @@ import type { PartnerEvents } from '../events/partner-events.js';
 import { paymentProviderFailure } from './provider-errors.js';
 import {
   createSettlement,
-  type OrderHooks,
+  type OrderPaymentListener,
   type PaymentMethod,
   type PaymentRecord,
   type SettlementDeps,
 } from './settlement.js';
 
-export type { EventOutcome, OrderHooks, PaymentRecord } from './settlement.js';
+export type { EventOutcome, OrderPaymentListener, PaymentRecord } from './settlement.js';
 
 /** Smallest wallet top-up, in minor units (specification §8: 200 cents, 2 USD). */
 export const MIN_TOPUP_MINOR = 200;
@@ -62,6 +62,11 @@ export interface PaymentsDeps {
   exchangeRates: ExchangeRateService;
   providers: PaymentProviders;
   receipts?: SettlementDeps['receipts'];
+  /**
+   * Told when an order's payment succeeds or closes, inside the settling transaction (the orders
+   * area's `createOrderPaymentHandler`). Optional so top-up-only tests can leave it out.
+   */
+  orders?: OrderPaymentListener;
   /** Partner events (wallet.topup_succeeded); optional so narrow tests can leave it out. */
   events?: Pick<PartnerEvents, 'topUpSucceeded'>;
   /** Custom app schemes accepted as redirect targets (APP_URL_SCHEMES). */
@@ -116,17 +121,14 @@ function checkTopUpUsd(usdCents: number): void {
   }
 }
 
-const noOrderHooks: OrderHooks = { paid: async () => undefined, cancelled: async () => undefined };
-
 export function createPaymentsService(deps: PaymentsDeps) {
   const { db, clock, providers } = deps;
   const appSchemes = deps.appUrlSchemes ?? [];
-  let orderHooks = noOrderHooks;
   const settlement = createSettlement({
     db,
     clock,
     log: deps.log,
-    hooks: () => orderHooks,
+    orders: deps.orders,
     receipts: deps.receipts,
     events: deps.events,
   });
@@ -179,10 +181,6 @@ export function createPaymentsService(deps: PaymentsDeps) {
   }
 
   const service = {
-    setOrderHooks(hooks: Partial<OrderHooks>): void {
-      orderHooks = { ...noOrderHooks, ...hooks };
-    },
-
     async createCardPayment(input: CreateCardPaymentInput) {
       if (providers.card.name === 'off')
         throw new AppError('SERVICE_UNAVAILABLE', 'Card payments are switched off');
@@ -297,7 +295,10 @@ export function createPaymentsService(deps: PaymentsDeps) {
       };
     },
 
-    /** Closes a still-pending payment as expired (and cancels its order); false if it was final. */
+    /**
+     * Closes a still-pending payment as expired (its order hears `paymentClosed` in the same
+     * transaction); false if it was already final.
+     */
     async expirePayment(paymentId: string): Promise<boolean> {
       return db.transaction((tx) => settlement.markClosed(tx, paymentId, 'expired'));
     },
