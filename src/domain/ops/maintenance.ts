@@ -4,7 +4,7 @@ import { idempotencyKeys, jobs, passwordResetTokens, payments, sessions } from '
 import type { JobHandlers } from '../../jobs/worker.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { DAY, HOUR, MINUTE, type Clock } from '../../lib/clock.js';
-import { IDEMPOTENCY_WINDOW_MS } from '../../http/shared/idempotency.js';
+import { IDEMPOTENCY_WINDOW_MS } from '../idempotency/store.js';
 import { formatReport, reconcile, type ReconcileReport } from './reconcile.js';
 
 export const OPS_JOBS = { retention: 'ops.retention', reconcile: 'ops.reconcile' } as const;

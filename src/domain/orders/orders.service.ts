@@ -32,6 +32,8 @@ export interface PlaceOrderInput {
    * sandbox provider, invisible to live reads. Default true.
    */
   livemode?: boolean;
+  /** Runs inside the placing transaction (Idempotency-Key binds the order to its key here). */
+  onPlaced?: (tx: Tx, order: OrderRow) => Promise<void>;
 }
 
 export interface PlacedOrder {
@@ -123,6 +125,7 @@ export function createOrderService(deps: OrderDeps) {
           runAt: new Date(now.getTime() + UNPAID_ORDER_TTL_MS),
           dedupeKey: `expire:${order!.id}`,
         });
+      await input.onPlaced?.(tx, order!);
       return order!;
     });
   }
