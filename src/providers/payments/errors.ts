@@ -1,7 +1,7 @@
 /**
- * The payment providers' own error: adapters throw it, the payments service
- * (src/domain/payments/provider-errors.ts) turns it into the domain's AppError, so providers
- * import nothing from the domain.
+ * The payment providers' own error: adapters throw it and the payments service maps it to its
+ * own error codes (provider-errors.ts of the payments area), so providers import nothing from
+ * the domain.
  *
  * - `invalid_signature`: a webhook whose signature, timestamp or body does not verify (nothing is
  *   stored; the caller answers 400 INVALID_SIGNATURE);
