@@ -59,12 +59,13 @@ async function cardOrder(accountId: string) {
 }
 
 const orderOf = async (id: string) => (await c.db.select().from(orders).where(eq(orders.id, id)))[0]!;
+/** The account's ledger rows by kind (rows of one transaction share a timestamp). */
 const ledgerOf = (accountId: string) =>
   c.db
     .select({ kind: walletTransactions.kind, amountCents: walletTransactions.amountCents })
     .from(walletTransactions)
     .where(eq(walletTransactions.accountId, accountId))
-    .orderBy(walletTransactions.createdAt, walletTransactions.id);
+    .orderBy(walletTransactions.kind);
 const fulfillJobs = (orderId: string) =>
   c.db
     .select()
