@@ -15,6 +15,7 @@ import { createSessionService } from './domain/sessions/sessions.service.js';
 import { createOrderService } from './domain/orders/orders.service.js';
 import { registerOrderJobs } from './domain/orders/order-jobs.js';
 import { createOrderAdmin } from './domain/orders/order-admin.js';
+import { createOrderPaymentHandler } from './domain/orders/order-payments.js';
 import { createEsimProvider } from './providers/esim/registry.js';
 import { createSandboxEsimControls } from './providers/esim/sandbox/profiles.js';
 import { createTestModeEsimProvider } from './domain/testmode/test-provider.js';
@@ -185,9 +186,17 @@ type Catalog = ReturnType<typeof buildCatalog>;
 
 /** The wallet (balances and ledger) and payments in (card, crypto) with their providers. */
 function buildPayments(infra: Infrastructure, { partnerEvents }: Events, { exchangeRates }: Catalog) {
-  const { config, db, clock, log, audit, receipts } = infra;
+  const { config, db, clock, queue, log, audit, receipts } = infra;
   const wallet = createWalletService({ db, clock, audit, ledgerObserver: partnerEvents });
   const paymentProviders = createPaymentProviders(config, { db, clock });
+  /** Payments → orders is a port: payments publishes "payment succeeded/closed", orders handles it. */
+  const orderPayments = createOrderPaymentHandler({
+    db,
+    clock,
+    queue,
+    events: partnerEvents,
+    fulfillmentMaxAttempts: config.fulfillment.maxAttempts,
+  });
   const payments = createPaymentsService({
     db,
     clock,
@@ -197,6 +206,7 @@ function buildPayments(infra: Infrastructure, { partnerEvents }: Events, { excha
     providers: paymentProviders,
     receipts: receipts.scheduler,
     events: partnerEvents,
+    orders: orderPayments,
     appUrlSchemes: config.appUrlSchemes,
   });
   return { wallet, paymentProviders, payments };
@@ -223,8 +233,8 @@ function buildOrders(
     log,
     metrics,
     findActivePlan: areas.catalog.catalog.findActivePlan,
-    support: () => support,
-    payments: () => payments,
+    support,
+    payments,
     events: partnerEvents,
     settings: {
       publicBaseUrl: config.publicBaseUrl,
@@ -244,9 +254,8 @@ function buildOrders(
     log,
     orders,
     retryBaseSeconds: config.fulfillment.retryBaseSeconds,
-    expirePayment: (paymentId) => payments.expirePayment(paymentId).then(() => undefined),
+    payments,
   });
-  payments.setOrderHooks(orders.paymentHooks);
   providerNotifications.registerJobs(jobHandlers, (orderId) => orders.fulfillment.attempt(orderId, 'job'));
   startupTasks.push(() => orderJobs.scheduleRefresh());
   return { orders, orderAdmin, testMode };
@@ -281,7 +290,7 @@ function buildOps(infra: Infrastructure, { payments }: Payments) {
     queue,
     log,
     jobRetentionMs: config.jobRetentionDays * 24 * 60 * 60 * 1000,
-    expirePayment: (paymentId) => payments.expirePayment(paymentId),
+    payments,
   });
   maintenance.register(jobHandlers);
   startupTasks.push(() => maintenance.scheduleAll());

@@ -4,7 +4,7 @@ import { idempotencyKeys, jobs, passwordResetTokens, payments, sessions } from '
 import type { JobHandlers } from '../../jobs/worker.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { DAY, HOUR, MINUTE, type Clock } from '../../lib/clock.js';
-import { IDEMPOTENCY_WINDOW_MS } from '../../http/shared/idempotency.js';
+import { IDEMPOTENCY_WINDOW_MS } from '../idempotency/store.js';
 import { formatReport, reconcile, type ReconcileReport } from './reconcile.js';
 import type { Logger } from '../../lib/logger.js';
 
@@ -44,7 +44,8 @@ export function createMaintenance(deps: {
   log: Logger;
   /** Finished (done) jobs older than this are deleted; failed jobs stay for the operator. */
   jobRetentionMs: number;
-  expirePayment: (paymentId: string) => Promise<boolean>;
+  /** Closes an abandoned payment as expired (false when it was already final). */
+  payments: { expirePayment(paymentId: string): Promise<boolean> };
   reconcileOptions?: Omit<Parameters<typeof reconcile>[0], 'db' | 'clock'>;
 }) {
   const { db, clock } = deps;
@@ -106,7 +107,7 @@ export function createMaintenance(deps: {
       expiredPayments: 0,
     };
     for (const id of await abandonedPayments(now)) {
-      if (await deps.expirePayment(id)) result.expiredPayments++;
+      if (await deps.payments.expirePayment(id)) result.expiredPayments++;
     }
     return result;
   }

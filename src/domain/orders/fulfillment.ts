@@ -224,7 +224,7 @@ export function createFulfillment(deps: OrderDeps) {
       `${(order.amountCents / 100).toFixed(2)} USD is safe: we retry automatically, and if the eSIM ` +
       `cannot be issued the full amount is returned to your wallet. Please do not pay again.`;
     try {
-      const support = deps.support();
+      const support = deps.support;
       // The support service announces new system tickets to SUPPORT_EMAIL itself.
       if (support)
         await support.openSystemTicket({ accountId: order.accountId, orderId: order.id, subject, message });

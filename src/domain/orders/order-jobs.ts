@@ -3,7 +3,7 @@ import type { JobHandlers } from '../../jobs/worker.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Clock } from '../../lib/clock.js';
 import type { OrderService } from './orders.service.js';
-import { ORDER_JOBS, type OrderLogger } from './ports.js';
+import { ORDER_JOBS, type OrderLogger, type PaymentsPort } from './ports.js';
 
 /** How often the periodic job refreshes eSIM status and usage from the provider. */
 export const ESIM_REFRESH_INTERVAL_MS = 30 * 60 * 1000;
@@ -29,7 +29,8 @@ export function registerOrderJobs(deps: {
   log: OrderLogger;
   orders: OrderService;
   retryBaseSeconds: number;
-  expirePayment?: (paymentId: string) => Promise<void>;
+  /** Closes the order's pending payment before the order is cancelled. */
+  payments?: Pick<PaymentsPort, 'expirePayment'>;
 }): { scheduleRefresh(): Promise<void> } {
   const { handlers, orders, queue, clock } = deps;
   const { fulfillment } = orders;
@@ -63,7 +64,7 @@ export function registerOrderJobs(deps: {
       const order = await orders.fulfillment.loadOrder(orderId);
       if (order.status !== 'AWAITING_PAYMENT') return;
       // Closing the payment first means a late "paid" webhook finds it final, not an open order.
-      if (order.paymentId && deps.expirePayment) await deps.expirePayment(order.paymentId);
+      if (order.paymentId && deps.payments) await deps.payments.expirePayment(order.paymentId);
       await orders.cancelUnpaid(orderId);
     },
   };

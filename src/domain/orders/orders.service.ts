@@ -2,10 +2,10 @@ import { and, desc, eq, lt, or } from 'drizzle-orm';
 import { esims, orders } from '../../db/schema/index.js';
 import { newId } from '../../lib/ids.js';
 import { AppError } from '../errors.js';
-import { postLedgerEntry } from '../wallet/ledger.js';
 import { createEsimReads } from './esims.js';
 import { createFulfillment } from './fulfillment.js';
 import { newOrderNumber, type OrderChannel } from './order-numbers.js';
+import { createOrderCharging } from './order-payments.js';
 import {
   ORDER_JOBS,
   UNPAID_ORDER_TTL_MS,
@@ -32,6 +32,8 @@ export interface PlaceOrderInput {
    * sandbox provider, invisible to live reads. Default true.
    */
   livemode?: boolean;
+  /** Runs inside the placing transaction (Idempotency-Key binds the order to its key here). */
+  onPlaced?: (tx: Tx, order: OrderRow) => Promise<void>;
 }
 
 export interface PlacedOrder {
@@ -51,6 +53,10 @@ export function createOrderService(deps: OrderDeps) {
   const { db, clock, queue } = deps;
   const fulfillment = createFulfillment(deps);
   const esimReads = createEsimReads(deps);
+  const { chargeAndEnqueue, cancelUnpaid } = createOrderCharging({
+    ...deps,
+    fulfillmentMaxAttempts: deps.settings.fulfillmentMaxAttempts,
+  });
 
   async function validateTopUp(tx: Tx, input: PlaceOrderInput, isTopUp: boolean): Promise<string | null> {
     if (!isTopUp) {
@@ -119,42 +125,13 @@ export function createOrderService(deps: OrderDeps) {
           runAt: new Date(now.getTime() + UNPAID_ORDER_TTL_MS),
           dedupeKey: `expire:${order!.id}`,
         });
+      await input.onPlaced?.(tx, order!);
       return order!;
     });
   }
 
-  /**
-   * Posts the purchase and enqueues the fulfillment job. The job starts `delayMs` from now so the
-   * synchronous attempt of a wallet order normally wins; if the process dies first, it recovers.
-   */
-  async function chargeAndEnqueue(tx: Tx, order: OrderRow, delayMs: number): Promise<void> {
-    const now = clock.now();
-    await postLedgerEntry(
-      tx,
-      {
-        accountId: order.accountId,
-        kind: 'purchase',
-        amountCents: order.amountCents,
-        reference: `order:${order.id}:purchase`,
-        description: `Order ${order.orderNumber}`,
-        orderId: order.id,
-        at: now,
-        livemode: order.livemode,
-      },
-      // A card/crypto order's money was deposited a moment ago: no net change, no low-balance alert.
-      order.paymentMethod === 'wallet' ? deps.events : undefined,
-    );
-    await queue.enqueue(tx, {
-      kind: ORDER_JOBS.fulfill,
-      payload: { orderId: order.id },
-      runAt: new Date(now.getTime() + delayMs),
-      maxAttempts: deps.settings.fulfillmentMaxAttempts,
-      dedupeKey: `fulfill:${order.id}`,
-    });
-  }
-
   async function startPayment(order: OrderRow, input: PlaceOrderInput): Promise<string> {
-    const payments = deps.payments();
+    const payments = deps.payments;
     try {
       if (!payments) throw new AppError('SERVICE_UNAVAILABLE', 'Card and crypto payments are not available');
       const common = { accountId: order.accountId, purpose: 'order' as const, orderId: order.id };
@@ -198,33 +175,6 @@ export function createOrderService(deps: OrderDeps) {
       { orderId: order.id },
     );
   }
-
-  async function cancelUnpaid(orderId: string, tx?: Tx): Promise<OrderRow | null> {
-    const now = clock.now();
-    const [order] = await (tx ?? db)
-      .update(orders)
-      .set({ status: 'CANCELLED', updatedAt: now })
-      .where(and(eq(orders.id, orderId), eq(orders.status, 'AWAITING_PAYMENT')))
-      .returning();
-    return order ?? null;
-  }
-
-  /** Payment hooks (called by the payments service inside its settling transaction). */
-  const paymentHooks = {
-    async paid(tx: Tx, payment: { id: string; orderId?: string | null }): Promise<void> {
-      if (!payment.orderId) return;
-      const [order] = await tx
-        .update(orders)
-        .set({ status: 'PROCESSING', paymentId: payment.id, updatedAt: clock.now() })
-        .where(and(eq(orders.id, payment.orderId), eq(orders.status, 'AWAITING_PAYMENT')))
-        .returning();
-      // A payment for an order already cancelled (expired) stays as wallet credit.
-      if (order) await chargeAndEnqueue(tx, order, 0);
-    },
-    async cancelled(tx: Tx, payment: { orderId?: string | null }): Promise<void> {
-      if (payment.orderId) await cancelUnpaid(payment.orderId, tx);
-    },
-  };
 
   /** The account's orders of one mode (live unless `livemode: false`), newest first. */
   async function listOrders(
@@ -297,7 +247,6 @@ export function createOrderService(deps: OrderDeps) {
     refreshUsage: esimReads.refreshUsage,
     refreshStatuses: esimReads.refreshStatuses,
     findEsimByQrToken: esimReads.findByQrToken,
-    paymentHooks,
     cancelUnpaid,
     fulfillment,
   };

@@ -43,6 +43,8 @@ export interface PaymentsPort {
     currency?: string;
     returnUrl?: string;
   }): Promise<{ paymentId: string; invoice: { url: string } & Record<string, unknown> }>;
+  /** Closes a still-pending payment as expired; false when it was already final. */
+  expirePayment(paymentId: string): Promise<boolean>;
 }
 
 export interface OrderLogger {
@@ -67,9 +69,14 @@ export interface OrderDeps {
   /** Optional counters (GET /metrics). */
   metrics?: { fulfillmentFailed(source: string, retryable: boolean): void };
   findActivePlan(db: DbOrTx, planId: string): Promise<SellablePlanLike | null>;
-  /** Late-bound: these services may be created after orders in the container. */
-  support(): SupportPort | undefined;
-  payments(): PaymentsPort | undefined;
+  /** Support tickets for failed fulfillment; without it support is mailed directly. */
+  support?: SupportPort;
+  /**
+   * Creating (and expiring) the payment of a card/crypto order: orders → payments is the only
+   * direction in which orders calls payments. The way back (payment succeeded / closed) is the
+   * payments area's OrderPaymentListener port, handled by `createOrderPaymentHandler`.
+   */
+  payments?: PaymentsPort;
   /** Partner events (outbox), written in the transactions below; absent in narrow unit tests. */
   events?: PartnerEvents;
   settings: {

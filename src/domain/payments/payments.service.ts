@@ -7,6 +7,7 @@ import { isCurrency, type Currency } from '../../lib/money.js';
 import type { PaymentProviders } from '../../providers/payments/registry.js';
 import type {
   PaymentPurpose,
+  PaymentWebhookEvent,
   SandboxOutcome,
   SandboxSettlement,
   WebhookHeaders,
@@ -14,16 +15,17 @@ import type {
 import { toUsdCentsRoundedDown, type ExchangeRateService } from '../catalog/exchange-rates.js';
 import { AppError } from '../errors.js';
 import type { PartnerEvents } from '../events/partner-events.js';
+import { paymentProviderFailure } from './provider-errors.js';
 import {
   createSettlement,
-  type OrderHooks,
+  type OrderPaymentListener,
   type PaymentMethod,
   type PaymentRecord,
   type SettlementDeps,
 } from './settlement.js';
 import type { Logger } from '../../lib/logger.js';
 
-export type { EventOutcome, OrderHooks, PaymentRecord } from './settlement.js';
+export type { EventOutcome, OrderPaymentListener, PaymentRecord } from './settlement.js';
 
 /** Smallest wallet top-up, in minor units (specification §8: 200 cents, 2 USD). */
 export const MIN_TOPUP_MINOR = 200;
@@ -60,6 +62,11 @@ export interface PaymentsDeps {
   exchangeRates: ExchangeRateService;
   providers: PaymentProviders;
   receipts?: SettlementDeps['receipts'];
+  /**
+   * Told when an order's payment succeeds or closes, inside the settling transaction (the orders
+   * area's `createOrderPaymentHandler`). Optional so top-up-only tests can leave it out.
+   */
+  orders?: OrderPaymentListener;
   /** Partner events (wallet.topup_succeeded); optional so narrow tests can leave it out. */
   events?: Pick<PartnerEvents, 'topUpSucceeded'>;
   /** Custom app schemes accepted as redirect targets (APP_URL_SCHEMES). */
@@ -114,17 +121,14 @@ function checkTopUpUsd(usdCents: number): void {
   }
 }
 
-const noOrderHooks: OrderHooks = { paid: async () => undefined, cancelled: async () => undefined };
-
 export function createPaymentsService(deps: PaymentsDeps) {
   const { db, clock, providers } = deps;
   const appSchemes = deps.appUrlSchemes ?? [];
-  let orderHooks = noOrderHooks;
   const settlement = createSettlement({
     db,
     clock,
     log: deps.log,
-    hooks: () => orderHooks,
+    orders: deps.orders,
     receipts: deps.receipts,
     events: deps.events,
   });
@@ -159,7 +163,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
         .update(payments)
         .set({ status: 'failed', updatedAt: clock.now() })
         .where(and(eq(payments.id, paymentId), eq(payments.status, 'pending')));
-      throw error;
+      throw paymentProviderFailure(error, 'create');
     }
   }
 
@@ -177,10 +181,6 @@ export function createPaymentsService(deps: PaymentsDeps) {
   }
 
   const service = {
-    setOrderHooks(hooks: Partial<OrderHooks>): void {
-      orderHooks = { ...noOrderHooks, ...hooks };
-    },
-
     async createCardPayment(input: CreateCardPaymentInput) {
       if (providers.card.name === 'off')
         throw new AppError('SERVICE_UNAVAILABLE', 'Card payments are switched off');
@@ -269,7 +269,12 @@ export function createPaymentsService(deps: PaymentsDeps) {
     /** The single entry point of provider webhooks, real or sandbox: verify, then apply once. */
     async handleWebhook(method: PaymentMethod, rawBody: Buffer, headers: WebhookHeaders) {
       const provider = providers[method];
-      const event = await provider.parseWebhook(rawBody, headers);
+      let event: PaymentWebhookEvent;
+      try {
+        event = await provider.parseWebhook(rawBody, headers);
+      } catch (error) {
+        throw paymentProviderFailure(error, 'webhook');
+      }
       return settlement.applyEvent(provider.name, method, event);
     },
 
@@ -290,7 +295,10 @@ export function createPaymentsService(deps: PaymentsDeps) {
       };
     },
 
-    /** Closes a still-pending payment as expired (and cancels its order); false if it was final. */
+    /**
+     * Closes a still-pending payment as expired (its order hears `paymentClosed` in the same
+     * transaction); false if it was already final.
+     */
     async expirePayment(paymentId: string): Promise<boolean> {
       return db.transaction((tx) => settlement.markClosed(tx, paymentId, 'expired'));
     },

@@ -13,13 +13,17 @@ export type PaymentRecord = typeof payments.$inferSelect;
 export type PaymentMethod = PaymentRecord['method'];
 
 /**
- * Registered by the orders area. Both run inside the settlement transaction, after the payment
- * row changed state (so each runs at most once per payment) and, for `paid`, after the money was
- * deposited into the payer's wallet.
+ * What the payments area publishes about a payment of `purpose = order`; the orders area handles
+ * it (wired once at the composition root, src/container.ts). Payments never imports orders.
+ * Both run inside the settlement transaction, after the payment row changed state (so each runs
+ * at most once per payment); if one throws, the whole settlement rolls back and the provider's
+ * retry is applied in full.
  */
-export interface OrderHooks {
-  paid(tx: Tx, payment: PaymentRecord): Promise<void>;
-  cancelled(tx: Tx, payment: PaymentRecord): Promise<void>;
+export interface OrderPaymentListener {
+  /** The payment became `paid` and its money was deposited into the payer's wallet a moment ago. */
+  paymentSucceeded(tx: Tx, payment: PaymentRecord): Promise<void>;
+  /** A pending payment closed without money: `payment.status` is `expired`, `cancelled` or `failed`. */
+  paymentClosed(tx: Tx, payment: PaymentRecord): Promise<void>;
 }
 
 /** What a verified event did; stored on its payment_events row. */
@@ -30,7 +34,8 @@ export interface SettlementDeps {
   db: Db;
   clock: Clock;
   log: Logger;
-  hooks: () => OrderHooks;
+  /** The orders area's handler of order payments; absent where only top-ups exist (narrow tests). */
+  orders?: OrderPaymentListener;
   /** Enqueues the top-up receipt mail inside the settling transaction (sent after commit). */
   receipts?: Pick<ReceiptScheduler, 'topUpCredited'>;
   /** Partner events: wallet.topup_succeeded is written in the crediting transaction. */
@@ -72,7 +77,7 @@ export function createSettlement(deps: SettlementDeps) {
       paymentId: paid.id,
       at: now,
     });
-    if (paid.purpose === 'order') await deps.hooks().paid(tx, paid);
+    if (paid.purpose === 'order') await deps.orders?.paymentSucceeded(tx, paid);
     else {
       await deps.receipts?.topUpCredited(tx, paid);
       await deps.events?.topUpSucceeded(tx, {
@@ -92,7 +97,7 @@ export function createSettlement(deps: SettlementDeps) {
       .where(and(eq(payments.id, paymentId), eq(payments.status, 'pending')))
       .returning();
     if (!closed) return false;
-    if (closed.purpose === 'order') await deps.hooks().cancelled(tx, closed);
+    if (closed.purpose === 'order') await deps.orders?.paymentClosed(tx, closed);
     return true;
   }
 

@@ -3,7 +3,6 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../domain/errors.js';
 import { centsToUsd, parseDecimalToCents } from '../../lib/money.js';
-import { appErrorResponse, withIdempotency, type IdempotentResponse } from '../shared/idempotency.js';
 import { adminErrors } from '../shared/schemas.js';
 import { presentWalletTransaction, WalletTransactionSchema } from '../shared/wallet-transaction.js';
 
@@ -14,18 +13,45 @@ function usdToSignedCents(amountUsd: number): number | null {
   return amountUsd < 0 ? -cents : cents;
 }
 
+/** The checked amount and reason; VALIDATION_ERROR otherwise (before the Idempotency-Key is claimed). */
+function adjustmentOf(body: { amountUsd: number; reason: string }): { amountCents: number; reason: string } {
+  const amountCents = usdToSignedCents(body.amountUsd);
+  if (amountCents === null) {
+    throw new AppError('VALIDATION_ERROR', 'amountUsd must be non-zero with at most two decimals', {
+      field: 'amountUsd',
+    });
+  }
+  const reason = body.reason.trim();
+  if (!reason) throw new AppError('VALIDATION_ERROR', 'reason must not be blank', { field: 'reason' });
+  return { amountCents, reason };
+}
+
 const ADMIN_PRINCIPAL = 'admin';
 const IDEMPOTENCY_SCOPE = 'admin.wallet-adjustments';
 
 /** POST /accounts/:id/wallet/adjustments (decisions §6). */
 export async function adminWalletRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { wallet, db, clock } = app.container;
+  const { wallet } = app.container;
 
   r.post(
     '/accounts/:id/wallet/adjustments',
     {
-      config: { freeText: ['reason'] },
+      // Runs before the Idempotency-Key hook: an invalid adjustment never claims a key.
+      preHandler: async (request) => void adjustmentOf(request.body as { amountUsd: number; reason: string }),
+      config: {
+        freeText: ['reason'],
+        // Keys belong to the operator (one principal), so the account is part of the hashed body:
+        // the same key for another account is a conflict, not a second adjustment.
+        idempotency: {
+          scope: IDEMPOTENCY_SCOPE,
+          principal: () => ADMIN_PRINCIPAL,
+          fingerprint: (request) => ({
+            accountId: (request.params as { id: string }).id,
+            ...(request.body as object),
+          }),
+        },
+      },
       schema: {
         tags: ['Admin'],
         summary: 'Credit or debit a wallet',
@@ -49,45 +75,17 @@ export async function adminWalletRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const amountCents = usdToSignedCents(request.body.amountUsd);
-      if (amountCents === null) {
-        throw new AppError('VALIDATION_ERROR', 'amountUsd must be non-zero with at most two decimals', {
-          field: 'amountUsd',
-        });
-      }
-      const reason = request.body.reason.trim();
-      if (!reason) throw new AppError('VALIDATION_ERROR', 'reason must not be blank', { field: 'reason' });
-      const adjust = async (): Promise<IdempotentResponse> => {
-        const result = await wallet.adjust({
-          accountId: request.params.id,
-          amountCents,
-          reason,
-          requestId: request.id,
-        });
-        return {
-          statusCode: 200,
-          body: {
-            transaction: presentWalletTransaction(result.transaction),
-            walletBalance: centsToUsd(result.balanceCents),
-          },
-        };
-      };
-      const key = request.headers['idempotency-key'];
-      // Keys belong to the operator (one principal), so the account is part of the hashed body:
-      // the same key for another account is a conflict, not a second adjustment.
-      const response = key
-        ? await withIdempotency(
-            { db, clock },
-            {
-              accountId: ADMIN_PRINCIPAL,
-              scope: IDEMPOTENCY_SCOPE,
-              key,
-              body: { accountId: request.params.id, ...request.body },
-            },
-            () => appErrorResponse('admin', request, adjust),
-          )
-        : await adjust();
-      return reply.code(response.statusCode as 200).send(response.body as never);
+      const { amountCents, reason } = adjustmentOf(request.body);
+      const result = await wallet.adjust({
+        accountId: request.params.id,
+        amountCents,
+        reason,
+        requestId: request.id,
+      });
+      return reply.code(200).send({
+        transaction: presentWalletTransaction(result.transaction),
+        walletBalance: centsToUsd(result.balanceCents),
+      });
     },
   );
 }

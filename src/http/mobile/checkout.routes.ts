@@ -3,7 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../domain/errors.js';
 import { MAX_QUANTITY, type PlacedOrder } from '../../domain/orders/orders.service.js';
-import { appErrorResponse, withIdempotency, type IdempotentResponse } from '../shared/idempotency.js';
+import type { IdempotencyRouteOptions } from '../shared/idempotency.js';
 import { mobileErrors } from '../shared/schemas.js';
 
 const RedirectUrl = Type.String({
@@ -50,11 +50,38 @@ function checkoutResponse(placed: PlacedOrder): Static<typeof CheckoutResponse> 
 
 export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { orders, db, clock } = app.container;
+  const { orders, payments } = app.container;
+
+  /** Idempotency-Key: a dead first attempt's order is answered from its current state, never re-placed. */
+  const idempotency: IdempotencyRouteOptions = {
+    scope: 'mobile.checkout',
+    principal: (request) => request.auth!.account.id,
+    keyPattern: IDEMPOTENCY_KEY,
+    keyMessage: 'Idempotency-Key must be 1–255 printable ASCII characters',
+    async recover(request, bound) {
+      const { order, esims } = await orders.getOrder(request.auth!.account.id, String(bound.orderId));
+      if (order.status === 'COMPLETED') return { statusCode: 200, body: checkoutResponse({ order, esims }) };
+      if (order.status === 'CANCELLED') return null; // never charged: place it again
+      if (order.status === 'AWAITING_PAYMENT') {
+        const payment = order.paymentId ? await payments.get(order.paymentId) : undefined;
+        if (payment?.url)
+          return { statusCode: 200, body: checkoutResponse({ order, esims: [], paymentUrl: payment.url }) };
+        // The payment page was never made, so nothing can be paid: cancel and place it again.
+        await orders.cancelUnpaid(order.id);
+        return null;
+      }
+      throw new AppError(
+        'FULFILLMENT_FAILED',
+        'The first request with this Idempotency-Key placed and charged the order but did not finish; it is retried automatically. Do not pay again.',
+        { orderId: order.id },
+      );
+    },
+  };
 
   r.post(
     '/checkout',
     {
+      config: { idempotency },
       schema: {
         tags: ['Orders'],
         summary: 'Buy a plan',
@@ -71,35 +98,21 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: CheckoutResponse, ...mobileErrors(401, 403, 409, 502, 503) },
       },
     },
-    async (request, reply) => {
-      const account = request.auth!.account;
+    async (request) => {
+      const held = request.idempotency;
       const body = request.body;
-      const run = async (): Promise<IdempotentResponse> => {
-        const placed = await orders.placeOrder({
-          accountId: account.id,
-          channel: 'mobile',
-          planId: body.planId,
-          quantity: body.quantity,
-          topUpIccid: body.iccid,
-          paymentMethod: body.paymentMethod,
-          successUrl: body.successUrl,
-          cancelUrl: body.cancelUrl,
-        });
-        return { statusCode: 200, body: checkoutResponse(placed) };
-      };
-      const key = request.headers['idempotency-key'];
-      if (key === undefined) {
-        const result = await run();
-        return reply.code(result.statusCode as 200).send(result.body as Static<typeof CheckoutResponse>);
-      }
-      if (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key))
-        throw new AppError('VALIDATION_ERROR', 'Idempotency-Key must be 1–255 printable ASCII characters');
-      const result = await withIdempotency(
-        { db, clock },
-        { accountId: account.id, scope: 'mobile.checkout', key, body },
-        () => appErrorResponse('mobile', request, run),
-      );
-      return reply.code(result.statusCode as 200).send(result.body as Static<typeof CheckoutResponse>);
+      const placed = await orders.placeOrder({
+        accountId: request.auth!.account.id,
+        channel: 'mobile',
+        planId: body.planId,
+        quantity: body.quantity,
+        topUpIccid: body.iccid,
+        paymentMethod: body.paymentMethod,
+        successUrl: body.successUrl,
+        cancelUrl: body.cancelUrl,
+        onPlaced: held ? (tx, order) => held.bind(tx, { orderId: order.id }) : undefined,
+      });
+      return checkoutResponse(placed);
     },
   );
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../domain/errors.js';
 import { registerMobileRoutes } from './routes.js';
 import { installErrorHandling } from '../shared/errors.js';
+import { installIdempotency } from '../shared/idempotency.js';
 import { isSameOriginRequest, parseBearer, SESSION_COOKIE } from '../shared/auth.js';
 
 /**
@@ -11,6 +12,7 @@ import { isSameOriginRequest, parseBearer, SESSION_COOKIE } from '../shared/auth
 export async function mobileSurface(app: FastifyInstance): Promise<void> {
   const { sessions, config } = app.container;
   installErrorHandling(app, 'mobile');
+  installIdempotency(app, 'mobile');
 
   app.addHook('onRequest', async (request) => {
     const mode = request.routeOptions.config.auth ?? 'required';

@@ -3,6 +3,7 @@ import { modeOfKey } from '../../domain/accounts/api-keys.js';
 import { AppError } from '../../domain/errors.js';
 import { registerPartnerRoutes } from './routes.js';
 import { installErrorHandling } from '../shared/errors.js';
+import { installIdempotency } from '../shared/idempotency.js';
 import { parseBearer } from '../shared/auth.js';
 import { installPartnerRateLimit } from './rate-limit.js';
 
@@ -18,6 +19,7 @@ import { installPartnerRateLimit } from './rate-limit.js';
 export async function partnerSurface(app: FastifyInstance): Promise<void> {
   const { apiKeys } = app.container;
   installErrorHandling(app, 'partner');
+  installIdempotency(app, 'partner');
 
   app.addHook('onRequest', async (request, reply) => {
     const headerKey = request.headers['x-api-key'];

@@ -1,7 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { appErrorResponse, withIdempotency, type IdempotentResponse } from '../shared/idempotency.js';
+import { AppError } from '../../domain/errors.js';
+import type { IdempotencyRouteOptions } from '../shared/idempotency.js';
 import {
   PartnerOrderSchema,
   PartnerOrderSummarySchema,
@@ -73,12 +74,33 @@ const OrderListSchema = Type.Object(
 /** Partner orders: synchronous wallet-paid purchase, list with cursor, detail with live usage. */
 export async function ordersRoutes(app: FastifyInstance): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { orders, db, clock, config } = app.container;
+  const { orders, config } = app.container;
   const baseUrl = config.publicBaseUrl;
+
+  /** Idempotency-Key: per account and mode; a dead first attempt's order is answered, never re-placed. */
+  const idempotency: IdempotencyRouteOptions = {
+    scope: (request) => (request.livemode ? IDEMPOTENCY_SCOPE : TEST_IDEMPOTENCY_SCOPE),
+    principal: (request) => request.partner!.id,
+    async recover(request, bound) {
+      const { order, esims } = await orders.getOrder(
+        request.partner!.id,
+        String(bound.orderId),
+        request.livemode,
+      );
+      if (order.status === 'COMPLETED')
+        return { statusCode: 201, body: presentPartnerOrder(order, esims, baseUrl) };
+      throw new AppError(
+        'FULFILLMENT_FAILED',
+        'The first request with this Idempotency-Key placed and charged the order but did not finish; it is retried automatically. Do not pay again.',
+        { orderId: order.id },
+      );
+    },
+  };
 
   typed.post(
     '/orders',
     {
+      config: { idempotency },
       schema: {
         tags: TAGS,
         summary: 'Place an order',
@@ -116,34 +138,18 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const accountId = request.partner!.id;
-      const { livemode } = request;
-      const place = async (): Promise<IdempotentResponse> => {
-        const placed = await orders.placeOrder({
-          accountId,
-          channel: 'partner',
-          planId: request.body.planId,
-          quantity: request.body.quantity,
-          topUpIccid: request.body.iccid,
-          paymentMethod: 'wallet',
-          livemode,
-        });
-        return { statusCode: 201, body: presentPartnerOrder(placed.order, placed.esims, baseUrl) };
-      };
-      const key = request.headers['idempotency-key'];
-      const response = key
-        ? await withIdempotency(
-            { db, clock },
-            {
-              accountId,
-              scope: livemode ? IDEMPOTENCY_SCOPE : TEST_IDEMPOTENCY_SCOPE,
-              key,
-              body: request.body,
-            },
-            () => appErrorResponse('partner', request, place),
-          )
-        : await place();
-      return reply.code(response.statusCode).send(response.body as Static<typeof PartnerOrderSchema>);
+      const held = request.idempotency;
+      const placed = await orders.placeOrder({
+        accountId: request.partner!.id,
+        channel: 'partner',
+        planId: request.body.planId,
+        quantity: request.body.quantity,
+        topUpIccid: request.body.iccid,
+        paymentMethod: 'wallet',
+        livemode: request.livemode,
+        onPlaced: held ? (tx, order) => held.bind(tx, { orderId: order.id }) : undefined,
+      });
+      return reply.code(201).send(presentPartnerOrder(placed.order, placed.esims, baseUrl));
     },
   );
 

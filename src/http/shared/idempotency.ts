@@ -1,129 +1,215 @@
-import { createHash } from 'node:crypto';
-import { and, eq, lt } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
-import type { Db } from '../../db/client.js';
-import { idempotencyKeys } from '../../db/schema/index.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Db, Tx } from '../../db/client.js';
 import { AppError, isAppError } from '../../domain/errors.js';
+import {
+  createIdempotencyStore,
+  type BoundResult,
+  type IdempotencyClaim,
+  type IdempotencyStore,
+  type StoredResponse,
+} from '../../domain/idempotency/store.js';
 import type { Clock } from '../../lib/clock.js';
 import { statusFor, type Surface } from './error-map.js';
 import { mobileBody, partnerBody } from './errors.js';
 
+export { canonicalJson, IDEMPOTENCY_WINDOW_MS } from '../../domain/idempotency/store.js';
+
 /**
- * Idempotency-Key support (decisions §4) shared by Mobile `POST /checkout` and Partner
- * `POST /orders`. Behaviour, documented in docs/orders.md:
- * - same account + scope + key + body within 24 h → the stored first response (status and body);
- *   while the first request still runs, the repeat waits for it (up to `waitMs`, then 409
- *   IDEMPOTENCY_KEY_IN_USE);
- * - same key with another body → 409 IDEMPOTENCY_KEY_REUSED;
- * - business errors (4xx, FULFILLMENT_FAILED 502) are real outcomes and are replayed; an
- *   unexpected failure (thrown error, 500) releases the key so the client can try again.
+ * Idempotency-Key as a route capability (decisions §4; docs/partner.md "Idempotency-Key"). A
+ * route opts in with `config: { idempotency: { scope, … } }`; the surface calls
+ * `installIdempotency(app, surface)` once before registering its routes. The rows live in the
+ * domain store (src/domain/idempotency/store.ts); this file holds no SQL.
+ *
+ * - same principal + scope + key + body within 24 h → the stored first response (status and
+ *   body); while the first request still runs the repeat waits (up to 30 s, then 409
+ *   IDEMPOTENCY_KEY_IN_USE); another body → 409 IDEMPOTENCY_KEY_REUSED;
+ * - the response is stored as sent, business errors included (4xx, FULFILLMENT_FAILED 502); any
+ *   other 5xx (a thrown error) releases the key so the client can try again;
+ * - the handler may bind what it committed (`request.idempotency?.bind(tx, { orderId })`) in its
+ *   own transaction: a retry that takes over a claim whose process died (older than the lease,
+ *   60 s) then answers from it through the route's `recover` instead of running again.
  */
 export interface IdempotentResponse {
   statusCode: number;
   body: unknown;
 }
 
-export interface IdempotencyRequest {
-  accountId: string;
-  /** Which endpoint the key belongs to, e.g. `mobile.checkout`, `partner.orders`. */
-  scope: string;
-  key: string;
-  body: unknown;
+export interface IdempotencyRouteOptions {
+  /** Key space of the operation, e.g. `partner.orders` (may depend on the request, e.g. its mode). */
+  scope: string | ((request: FastifyRequest) => string);
+  /** Whose keys these are (the account); runs after authentication. */
+  principal: (request: FastifyRequest) => string;
+  /** What must be equal for a repeat to be the same request; default the parsed body. */
+  fingerprint?: (request: FastifyRequest) => unknown;
+  /** Keys not matching are 400 VALIDATION_ERROR `keyMessage` (the schema already bounds length). */
+  keyPattern?: RegExp;
+  keyMessage?: string;
+  /**
+   * The response of an attempt that bound `bound` and then died (see above). Only routes with
+   * `recover` take over claims older than the lease; the others keep them for the 24 h window.
+   * `null`: what was bound is void (nothing was charged), run the handler again.
+   */
+  recover?: (request: FastifyRequest, bound: BoundResult) => Promise<IdempotentResponse | null>;
 }
 
-export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
-const POLL_MS = 100;
-
-/** Stable JSON: object keys sorted, so `{a,b}` and `{b,a}` hash the same. */
-export function canonicalJson(value: unknown): string {
-  if (value === undefined) return 'null';
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+/** Set on a request holding a claim. */
+export interface RequestIdempotency {
+  /** Records what the request committed, inside that transaction (throws if the claim was lost). */
+  bind(tx: Tx, bound: BoundResult): Promise<void>;
 }
 
-function requestHash(body: unknown): string {
-  return createHash('sha256').update(canonicalJson(body)).digest('hex');
+interface HeldClaim extends RequestIdempotency {
+  claim: IdempotencyClaim;
+  settled: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    idempotency?: IdempotencyRouteOptions;
+  }
+  interface FastifyRequest {
+    idempotency: RequestIdempotency | null;
+  }
+}
+
+/** The surface's error body for a domain error, so business failures are stored like successes. */
+function errorResponse(surface: Surface, request: FastifyRequest, err: AppError): IdempotentResponse {
+  const body = surface === 'mobile' ? mobileBody(err, request) : partnerBody(err, request);
+  return { statusCode: statusFor(err.code, surface), body };
+}
+
+function parsePayload(payload: unknown): { ok: true; body: unknown } | { ok: false } {
+  const text =
+    typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
+  if (text === null) return { ok: false };
+  try {
+    return { ok: true, body: text === '' ? null : JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** Should this response be kept for replays? Everything but an unexpected server failure. */
+const isOutcome = (statusCode: number) => statusCode < 500 || statusCode === 502;
+
+/**
+ * Adds the Idempotency-Key capability to every route of `app` (one surface) that sets
+ * `config.idempotency`. Register before the routes. Its hooks run after the surface's
+ * authentication and rate limits and after schema validation, so a refused request never
+ * reaches the key store.
+ */
+export function installIdempotency(
+  app: FastifyInstance,
+  surface: Surface,
+  options: { store?: IdempotencyStore; waitMs?: number } = {},
+): void {
+  let store = options.store;
+  const storeOf = (request: FastifyRequest) =>
+    (store ??= createIdempotencyStore({
+      db: request.server.container.db,
+      clock: request.server.container.clock,
+    }));
+  if (!app.hasRequestDecorator('idempotency')) app.decorateRequest('idempotency', null);
+
+  app.addHook('onRoute', (route) => {
+    const config = route.config?.idempotency;
+    if (!config) return;
+
+    const preHandler = async (request: FastifyRequest, reply: FastifyReply) => {
+      const key = request.headers['idempotency-key'];
+      if (key === undefined) return;
+      if (typeof key !== 'string' || (config.keyPattern && !config.keyPattern.test(key)))
+        throw new AppError('VALIDATION_ERROR', config.keyMessage ?? 'Invalid Idempotency-Key');
+      const keys = storeOf(request);
+      const ref = {
+        accountId: config.principal(request),
+        scope: typeof config.scope === 'string' ? config.scope : config.scope(request),
+        key,
+      };
+      const acquired = await keys.acquire(
+        ref,
+        config.fingerprint ? config.fingerprint(request) : request.body,
+        {
+          waitMs: options.waitMs,
+          // Only a route that binds and recovers its result may take over a dead attempt's claim.
+          takeOver: config.recover !== undefined,
+        },
+      );
+      if (acquired.kind === 'replay')
+        return reply.code(acquired.response.statusCode).send(acquired.response.body);
+      let recovered: StoredResponse | null = null;
+      if (acquired.kind === 'recover' && config.recover) {
+        try {
+          recovered = await config.recover(request, acquired.bound);
+        } catch (err) {
+          if (!isAppError(err)) {
+            await keys.release(acquired.claim);
+            throw err;
+          }
+          recovered = errorResponse(surface, request, err);
+        }
+      }
+      if (recovered) {
+        if (isOutcome(recovered.statusCode)) await keys.complete(acquired.claim, recovered);
+        else await keys.release(acquired.claim);
+        return reply.code(recovered.statusCode).send(recovered.body);
+      }
+      const held: HeldClaim = {
+        claim: acquired.claim,
+        settled: false,
+        bind: (tx, bound) => keys.bind(tx, acquired.claim, bound),
+      };
+      request.idempotency = held;
+    };
+
+    const onSend = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      const held = request.idempotency as HeldClaim | null;
+      if (!held || held.settled) return payload;
+      held.settled = true;
+      const keys = storeOf(request);
+      const parsed = parsePayload(payload);
+      if (!isOutcome(reply.statusCode) || !parsed.ok) await keys.release(held.claim);
+      else await keys.complete(held.claim, { statusCode: reply.statusCode, body: parsed.body });
+      return payload;
+    };
+
+    route.preHandler = [...toArray(route.preHandler), preHandler];
+    route.onSend = [...toArray(route.onSend), onSend];
+  });
+}
+
+function toArray<T>(value: T | T[] | undefined): T[] {
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
 }
 
 /**
- * Runs `execute` at most once per (account, scope, key) and replays its response.
+ * The same store as a plain function, for callers outside a route (and the store's HTTP-free
+ * tests): runs `execute` at most once per (account, scope, key) and replays its response.
  * `execute` should turn domain errors into responses itself (see `appErrorResponse`); anything it
  * throws releases the key and propagates.
  */
 export async function withIdempotency(
   deps: { db: Db; clock: Clock; waitMs?: number },
-  request: IdempotencyRequest,
+  request: { accountId: string; scope: string; key: string; body: unknown },
   execute: () => Promise<IdempotentResponse>,
 ): Promise<IdempotentResponse> {
-  const { db, clock } = deps;
-  const hash = requestHash(request.body);
-  const where = and(
-    eq(idempotencyKeys.accountId, request.accountId),
-    eq(idempotencyKeys.scope, request.scope),
-    eq(idempotencyKeys.key, request.key),
-  );
-  const deadline = Date.now() + (deps.waitMs ?? 30_000);
-
-  for (;;) {
-    const claimed = await db
-      .insert(idempotencyKeys)
-      .values({ ...keyColumns(request), requestHash: hash, status: 'in_progress', createdAt: clock.now() })
-      .onConflictDoNothing()
-      .returning({ key: idempotencyKeys.key });
-    if (claimed.length > 0) return runAndStore(db, where, execute);
-
-    const [existing] = await db.select().from(idempotencyKeys).where(where);
-    if (!existing) continue; // released between our insert and select: claim again
-    if (existing.createdAt.getTime() <= clock.now().getTime() - IDEMPOTENCY_WINDOW_MS) {
-      await db.delete(idempotencyKeys).where(and(where, lt(idempotencyKeys.createdAt, clock.now())));
-      continue;
-    }
-    if (existing.requestHash !== hash) {
-      throw new AppError(
-        'IDEMPOTENCY_KEY_REUSED',
-        'This Idempotency-Key was already used with a different request body',
-      );
-    }
-    if (existing.status === 'done')
-      return { statusCode: existing.responseStatus ?? 200, body: existing.responseBody };
-    if (Date.now() >= deadline) {
-      throw new AppError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still running');
-    }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-}
-
-function keyColumns(request: IdempotencyRequest) {
-  return { accountId: request.accountId, scope: request.scope, key: request.key };
-}
-
-async function runAndStore(
-  db: Db,
-  where: ReturnType<typeof and>,
-  execute: () => Promise<IdempotentResponse>,
-): Promise<IdempotentResponse> {
+  const store = createIdempotencyStore(deps);
+  const { body, ...ref } = request;
+  const acquired = await store.acquire(ref, body, { waitMs: deps.waitMs, takeOver: false });
+  if (acquired.kind === 'replay') return acquired.response;
   let response: IdempotentResponse;
   try {
     response = await execute();
   } catch (err) {
-    await db.delete(idempotencyKeys).where(where);
+    await store.release(acquired.claim);
     throw err;
   }
-  if (response.statusCode >= 500 && response.statusCode !== 502) {
-    // An unexpected server failure is not an outcome the client should be stuck with.
-    await db.delete(idempotencyKeys).where(where);
-    return response;
-  }
-  await db
-    .update(idempotencyKeys)
-    .set({ status: 'done', responseStatus: response.statusCode, responseBody: response.body })
-    .where(where);
+  if (isOutcome(response.statusCode)) await store.complete(acquired.claim, response);
+  else await store.release(acquired.claim);
   return response;
 }
+
+export type IdempotencyRequest = Parameters<typeof withIdempotency>[1];
 
 /**
  * Runs a domain call and turns an AppError into the surface's error response, so that business
@@ -138,7 +224,6 @@ export async function appErrorResponse(
     return await run();
   } catch (err) {
     if (!isAppError(err)) throw err;
-    const body = surface === 'mobile' ? mobileBody(err, request) : partnerBody(err, request);
-    return { statusCode: statusFor(err.code, surface), body };
+    return errorResponse(surface, request, err);
   }
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { AppError } from '../../domain/errors.js';
 import { safeEqual } from '../../lib/crypto.js';
 import { centsToDecimalString, parseDecimalToCents } from '../../lib/money.js';
+import { PaymentProviderError } from './errors.js';
 import type { CryptoInvoice, CryptoProvider, PaymentEventStatus, PaymentWebhookEvent } from './types.js';
 
 export interface CryptomusOptions {
@@ -53,14 +53,14 @@ export function createCryptomusProvider(options: CryptomusOptions): CryptoProvid
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
     } catch (error) {
-      throw new AppError('PROVIDER_ERROR', 'Crypto payment provider unreachable', {
+      throw new PaymentProviderError('unavailable', 'Crypto payment provider unreachable', {
         provider: 'cryptomus',
         cause: error instanceof Error ? error.message : String(error),
       });
     }
     const json = (await response.json().catch(() => null)) as { state?: number; result?: unknown } | null;
     if (!response.ok || json?.state !== 0 || typeof json.result !== 'object' || json.result === null) {
-      throw new AppError('PROVIDER_ERROR', 'Crypto payment provider refused the request', {
+      throw new PaymentProviderError('unavailable', 'Crypto payment provider refused the request', {
         provider: 'cryptomus',
         status: response.status,
       });
@@ -84,9 +84,13 @@ export function createCryptomusProvider(options: CryptomusOptions): CryptoProvid
         additional_data: JSON.stringify({ accountId: input.accountId, purpose: input.purpose }),
       });
       if (typeof result.url !== 'string' || typeof result.uuid !== 'string') {
-        throw new AppError('PROVIDER_ERROR', 'Crypto payment provider returned an invoice without url', {
-          provider: 'cryptomus',
-        });
+        throw new PaymentProviderError(
+          'unavailable',
+          'Crypto payment provider returned an invoice without url',
+          {
+            provider: 'cryptomus',
+          },
+        );
       }
       return { invoiceId: result.uuid, url: result.url, invoice: { ...result, url: result.url } };
     },
@@ -96,14 +100,14 @@ export function createCryptomusProvider(options: CryptomusOptions): CryptoProvid
       try {
         data = JSON.parse(rawBody.toString('utf8')) as Record<string, unknown>;
       } catch {
-        throw new AppError('INVALID_SIGNATURE', 'Webhook body is not JSON');
+        throw new PaymentProviderError('invalid_signature', 'Webhook body is not JSON');
       }
       if (typeof data !== 'object' || data === null || typeof data.sign !== 'string') {
-        throw new AppError('INVALID_SIGNATURE', 'Webhook body carries no sign');
+        throw new PaymentProviderError('invalid_signature', 'Webhook body carries no sign');
       }
       const { sign, ...unsigned } = data;
       if (!safeEqual(cryptomusSign(phpJsonEncode(unsigned), options.apiKey), sign as string)) {
-        throw new AppError('INVALID_SIGNATURE', 'Cryptomus signature verification failed');
+        throw new PaymentProviderError('invalid_signature', 'Cryptomus signature verification failed');
       }
       const uuid = typeof data.uuid === 'string' ? data.uuid : null;
       const amount = typeof data.amount === 'string' ? parseDecimalToCents(data.amount) : null;

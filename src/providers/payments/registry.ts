@@ -1,8 +1,8 @@
 import type { Config } from '../../config/index.js';
 import type { Db } from '../../db/client.js';
-import { AppError } from '../../domain/errors.js';
 import { databaseSecret } from '../../db/app-secrets.js';
 import type { Clock } from '../../lib/clock.js';
+import { PaymentProviderError } from './errors.js';
 import { createCryptomusProvider } from './cryptomus.js';
 import { createSandboxCardProvider, createSandboxCryptoProvider } from './sandbox.js';
 import { createStripeCardProvider } from './stripe.js';
@@ -22,19 +22,18 @@ export const SANDBOX_SECRET_NAME = 'sandbox.webhook';
 
 /** CARD_PROVIDER=off / CRYPTO_PROVIDER=off: creating a payment is 503, the webhook 404. */
 function switchedOff(method: 'card' | 'crypto'): CardProvider & CryptoProvider {
-  const unavailable = () =>
-    Promise.reject(
-      new AppError(
-        'SERVICE_UNAVAILABLE',
-        `${method === 'card' ? 'Card' : 'Crypto'} payments are switched off`,
-      ),
+  const error = () =>
+    new PaymentProviderError(
+      'switched_off',
+      `${method === 'card' ? 'Card' : 'Crypto'} payments are switched off`,
     );
+  const unavailable = () => Promise.reject(error());
   return {
     name: 'off',
     createSession: unavailable,
     createInvoice: unavailable,
     parseWebhook: () => {
-      throw new AppError('NOT_FOUND', `${method === 'card' ? 'Card' : 'Crypto'} payments are switched off`);
+      throw error();
     },
   };
 }

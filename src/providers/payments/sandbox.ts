@@ -2,10 +2,10 @@ import { createHmac } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { sandboxPayments } from '../../db/schema/index.js';
-import { AppError } from '../../domain/errors.js';
 import type { Clock } from '../../lib/clock.js';
 import { randomBase62, safeEqual } from '../../lib/crypto.js';
 import { centsToDecimalString } from '../../lib/money.js';
+import { PaymentProviderError } from './errors.js';
 import type {
   PaymentWebhookEvent,
   SandboxCardProvider,
@@ -47,16 +47,18 @@ async function verifySandboxSignature(
   headers: WebhookHeaders,
 ): Promise<void> {
   const header = headers[SANDBOX_SIGNATURE_HEADER];
-  if (typeof header !== 'string') throw new AppError('INVALID_SIGNATURE', 'Missing Sandbox-Signature header');
+  if (typeof header !== 'string')
+    throw new PaymentProviderError('invalid_signature', 'Missing Sandbox-Signature header');
   const parts = Object.fromEntries(header.split(',').map((p) => p.split('=', 2) as [string, string]));
   const t = Number(parts.t);
   if (!Number.isInteger(t) || !parts.v1)
-    throw new AppError('INVALID_SIGNATURE', 'Malformed signature header');
+    throw new PaymentProviderError('invalid_signature', 'Malformed signature header');
   const now = Math.floor(deps.clock.now().getTime() / 1000);
   if (Math.abs(now - t) > TOLERANCE_SECONDS)
-    throw new AppError('INVALID_SIGNATURE', 'Signature timestamp too old');
+    throw new PaymentProviderError('invalid_signature', 'Signature timestamp too old');
   const expected = signSandboxPayload(await deps.webhookSecret(), rawBody.toString('utf8'), t);
-  if (!safeEqual(expected, `t=${t},v1=${parts.v1}`)) throw new AppError('INVALID_SIGNATURE', 'Bad signature');
+  if (!safeEqual(expected, `t=${t},v1=${parts.v1}`))
+    throw new PaymentProviderError('invalid_signature', 'Bad signature');
 }
 
 async function parseSandboxEvent(deps: SandboxDeps, kind: Kind, rawBody: Buffer, headers: WebhookHeaders) {

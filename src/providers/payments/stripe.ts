@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
-import { AppError } from '../../domain/errors.js';
 import type { Clock } from '../../lib/clock.js';
+import { PaymentProviderError } from './errors.js';
 import type { CardProvider, PaymentEventStatus, PaymentWebhookEvent } from './types.js';
 
 export interface StripeOptions {
@@ -79,7 +79,7 @@ export function createStripeCardProvider(options: StripeOptions, clock: Clock): 
         if (!session.url) throw new Error('Stripe returned a session without url');
         return { sessionId: session.id, url: session.url };
       } catch (error) {
-        throw new AppError('PROVIDER_ERROR', 'Card payment provider request failed', {
+        throw new PaymentProviderError('unavailable', 'Card payment provider request failed', {
           provider: 'stripe',
           cause: error instanceof Error ? error.message : String(error),
         });
@@ -88,7 +88,7 @@ export function createStripeCardProvider(options: StripeOptions, clock: Clock): 
 
     parseWebhook(rawBody, headers): PaymentWebhookEvent {
       const header = headers['stripe-signature'];
-      if (!header) throw new AppError('INVALID_SIGNATURE', 'Missing Stripe-Signature header');
+      if (!header) throw new PaymentProviderError('invalid_signature', 'Missing Stripe-Signature header');
       let event: Stripe.Event;
       try {
         event = stripe.webhooks.constructEvent(
@@ -101,7 +101,7 @@ export function createStripeCardProvider(options: StripeOptions, clock: Clock): 
           clock.now().getTime(),
         );
       } catch {
-        throw new AppError('INVALID_SIGNATURE', 'Stripe signature verification failed');
+        throw new PaymentProviderError('invalid_signature', 'Stripe signature verification failed');
       }
       const object = event.data.object as { object?: string };
       const session = object.object === 'checkout.session' ? (object as Stripe.Checkout.Session) : null;

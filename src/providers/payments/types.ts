@@ -30,7 +30,7 @@ export type WebhookHeaders = Record<string, string | string[] | undefined>;
 
 interface WebhookParser {
   readonly name: string;
-  /** Verifies the signature over the exact raw body; throws AppError INVALID_SIGNATURE otherwise. */
+  /** Verifies the signature over the exact raw body; throws PaymentProviderError `invalid_signature` otherwise. */
   parseWebhook(rawBody: Buffer, headers: WebhookHeaders): PaymentWebhookEvent | Promise<PaymentWebhookEvent>;
 }
 

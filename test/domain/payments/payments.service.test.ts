@@ -1,23 +1,37 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { payments, walletTransactions } from '../../../src/db/schema/index.js';
-import type { PaymentRecord } from '../../../src/domain/payments/payments.service.js';
+import {
+  createPaymentsService,
+  type PaymentRecord,
+  type PaymentsService,
+} from '../../../src/domain/payments/payments.service.js';
 import { buildTestApp, type TestApp } from '../../helpers/app.js';
 import { balanceOf, createUser } from '../../helpers/factories.js';
 import { expectLedgerInvariant } from '../../helpers/ledger.js';
 
 let t: TestApp;
+let service: PaymentsService;
 const calls: Array<{ hook: 'paid' | 'cancelled'; payment: PaymentRecord }> = [];
 let failPaidHook = false;
 
 beforeAll(async () => {
   t = await buildTestApp();
-  t.container.payments.setOrderHooks({
-    paid: async (_tx, payment) => {
-      if (failPaidHook) throw new Error('order hook failed');
-      calls.push({ hook: 'paid', payment });
+  // The payments service on its own, with a recording listener in place of the orders area.
+  service = createPaymentsService({
+    db: t.container.db,
+    clock: t.clock,
+    log: t.container.log,
+    publicBaseUrl: t.config.publicBaseUrl,
+    exchangeRates: t.container.exchangeRates,
+    providers: t.container.paymentProviders,
+    orders: {
+      paymentSucceeded: async (_tx, payment) => {
+        if (failPaidHook) throw new Error('order hook failed');
+        calls.push({ hook: 'paid', payment });
+      },
+      paymentClosed: async (_tx, payment) => void calls.push({ hook: 'cancelled', payment }),
     },
-    cancelled: async (_tx, payment) => void calls.push({ hook: 'cancelled', payment }),
   });
 });
 afterAll(async () => t.close());
@@ -28,7 +42,7 @@ afterEach(async () => {
 });
 
 const orderCard = (accountId: string, orderId: string) =>
-  t.container.payments.createCardPayment({
+  service.createCardPayment({
     accountId,
     purpose: 'order',
     orderId,
@@ -49,8 +63,8 @@ describe('payments service contract with orders', () => {
       cancelUrl: 'http://localhost:3000/payment/cancel',
     });
 
-    await t.container.payments.completeSandbox('card', created.sessionId, 'paid');
-    await t.container.payments.completeSandbox('card', created.sessionId, 'paid');
+    await service.completeSandbox('card', created.sessionId, 'paid');
+    await service.completeSandbox('card', created.sessionId, 'paid');
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatchObject({ hook: 'paid', payment: { id: created.paymentId, status: 'paid' } });
     const rows = await t.container.db
@@ -71,13 +85,13 @@ describe('payments service contract with orders', () => {
     const user = await createUser(t.container);
     const created = await orderCard(user.id, 'ord_contract2');
     failPaidHook = true;
-    await expect(t.container.payments.completeSandbox('card', created.sessionId, 'paid')).rejects.toThrow(
+    await expect(service.completeSandbox('card', created.sessionId, 'paid')).rejects.toThrow(
       'order hook failed',
     );
     expect(await balanceOf(t.container, user.id)).toBe(0);
-    expect((await t.container.payments.get(created.paymentId))!.status).toBe('pending');
+    expect((await service.get(created.paymentId))!.status).toBe('pending');
     failPaidHook = false;
-    await t.container.payments.completeSandbox('card', created.sessionId, 'paid');
+    await service.completeSandbox('card', created.sessionId, 'paid');
     expect(await balanceOf(t.container, user.id)).toBe(499);
     expect(calls.map((c) => c.hook)).toEqual(['paid']);
   });
@@ -85,30 +99,30 @@ describe('payments service contract with orders', () => {
   it('cancel and expiry call the cancelled hook once and never after paid', async () => {
     const user = await createUser(t.container);
     const cancelled = await orderCard(user.id, 'ord_contract3');
-    await t.container.payments.completeSandbox('card', cancelled.sessionId, 'cancelled');
+    await service.completeSandbox('card', cancelled.sessionId, 'cancelled');
     const expiring = await orderCard(user.id, 'ord_contract4');
-    expect(await t.container.payments.expirePayment(expiring.paymentId)).toBe(true);
-    expect(await t.container.payments.expirePayment(expiring.paymentId)).toBe(false);
+    expect(await service.expirePayment(expiring.paymentId)).toBe(true);
+    expect(await service.expirePayment(expiring.paymentId)).toBe(false);
     expect(calls.map((c) => [c.hook, c.payment.orderId, c.payment.status])).toEqual([
       ['cancelled', 'ord_contract3', 'cancelled'],
       ['cancelled', 'ord_contract4', 'expired'],
     ]);
     const paid = await orderCard(user.id, 'ord_contract5');
-    await t.container.payments.completeSandbox('card', paid.sessionId, 'paid');
-    expect(await t.container.payments.expirePayment(paid.paymentId)).toBe(false);
+    await service.completeSandbox('card', paid.sessionId, 'paid');
+    expect(await service.expirePayment(paid.paymentId)).toBe(false);
     expect(calls.filter((c) => c.payment.orderId === 'ord_contract5').map((c) => c.hook)).toEqual(['paid']);
   });
 
   it('crypto order payments use the same settlement', async () => {
     const user = await createUser(t.container);
-    const created = await t.container.payments.createCryptoPayment({
+    const created = await service.createCryptoPayment({
       accountId: user.id,
       purpose: 'order',
       orderId: 'ord_contract6',
       amountCents: 150,
     });
     expect(created.invoice.url).toContain('/sandbox/crypto/');
-    await t.container.payments.completeSandbox('crypto', String(created.invoice.uuid), 'paid');
+    await service.completeSandbox('crypto', String(created.invoice.uuid), 'paid');
     expect(calls).toEqual([expect.objectContaining({ hook: 'paid' })]);
     expect(await balanceOf(t.container, user.id)).toBe(150);
   });

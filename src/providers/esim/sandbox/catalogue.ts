@@ -1,5 +1,4 @@
-import { COUNTRIES } from '../../../domain/catalog/countries.js';
-import { GLOBAL_REGION, REGIONS } from '../../../domain/catalog/regions.js';
+import { COUNTRIES, GLOBAL_REGION, REGIONS } from '../../../lib/geo/index.js';
 import type { ProviderPackage } from '../types.js';
 
 /**
