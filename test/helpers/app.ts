@@ -38,7 +38,7 @@ let template: Promise<PGlite> | undefined;
  * A fresh PostgreSQL database per test app when TEST_DATABASE_URL is set (created here, dropped
  * on close); otherwise a fresh in-memory PGlite. Same migrations either way.
  */
-async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+export async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
   if (!testDatabaseUrl) {
     // Migrate one in-memory PGlite per test worker, then hand each app a clone of it: a clone
     // costs a fraction of a cold start plus migrations.
