@@ -2,7 +2,7 @@ import { and, desc, eq, lt, or } from 'drizzle-orm';
 import { esims, orders } from '../../db/schema/index.js';
 import { newId } from '../../lib/ids.js';
 import { AppError } from '../errors.js';
-import { postLedgerEntry } from '../wallet/ledger.js';
+import { chargePurchase } from '../wallet/postings.js';
 import { createEsimReads } from './esims.js';
 import { createFulfillment } from './fulfillment.js';
 import { newOrderNumber, type OrderChannel } from './order-numbers.js';
@@ -12,6 +12,7 @@ import {
   type EsimRow,
   type OrderDeps,
   type OrderRow,
+  type SellablePlanLike,
   type Tx,
 } from './ports.js';
 
@@ -80,7 +81,7 @@ export function createOrderService(deps: OrderDeps) {
   }
 
   /** The placing transaction: validate, charge (wallet) or await payment, insert order + jobs. */
-  async function insertOrder(input: PlaceOrderInput): Promise<OrderRow> {
+  async function insertOrder(input: PlaceOrderInput): Promise<{ order: OrderRow; plan: SellablePlanLike }> {
     if (!Number.isInteger(input.quantity) || input.quantity < 1 || input.quantity > MAX_QUANTITY)
       throw new AppError('VALIDATION_ERROR', `quantity must be an integer from 1 to ${MAX_QUANTITY}`);
     const livemode = input.livemode ?? true;
@@ -119,7 +120,7 @@ export function createOrderService(deps: OrderDeps) {
           runAt: new Date(now.getTime() + UNPAID_ORDER_TTL_MS),
           dedupeKey: `expire:${order!.id}`,
         });
-      return order!;
+      return { order: order!, plan };
     });
   }
 
@@ -129,18 +130,10 @@ export function createOrderService(deps: OrderDeps) {
    */
   async function chargeAndEnqueue(tx: Tx, order: OrderRow, delayMs: number): Promise<void> {
     const now = clock.now();
-    await postLedgerEntry(
+    await chargePurchase(
       tx,
-      {
-        accountId: order.accountId,
-        kind: 'purchase',
-        amountCents: order.amountCents,
-        reference: `order:${order.id}:purchase`,
-        description: `Order ${order.orderNumber}`,
-        orderId: order.id,
-        at: now,
-        livemode: order.livemode,
-      },
+      order,
+      now,
       // A card/crypto order's money was deposited a moment ago: no net change, no low-balance alert.
       order.paymentMethod === 'wallet' ? deps.events : undefined,
     );
@@ -184,12 +177,13 @@ export function createOrderService(deps: OrderDeps) {
   }
 
   async function placeOrder(input: PlaceOrderInput): Promise<PlacedOrder> {
-    const order = await insertOrder(input);
+    const { order, plan } = await insertOrder(input);
     if (order.status === 'AWAITING_PAYMENT') {
       const paymentUrl = await startPayment(order, input);
       return { order: await fulfillment.loadOrder(order.id), esims: [], paymentUrl };
     }
-    const result = await fulfillment.attempt(order.id, 'request');
+    // The row just written and the plan just read: the attempt reads neither again.
+    const result = await fulfillment.attempt(order, 'request', plan);
     if (result.ok) return { order: result.order, esims: result.esims };
     await fulfillment.notifySupportOnce(result.order, result.error);
     throw new AppError(
