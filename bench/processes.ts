@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 export interface ChildServer {
   process: ChildProcess;
   port: number;
+  /** Everything the child reported with its port (a seeding child also reports what it made). */
+  message: Record<string, unknown>;
   stop(): Promise<void>;
 }
 
@@ -19,7 +21,14 @@ export function startChild(
   const script = fileURLToPath(new URL(entry, import.meta.url));
   const child = fork(script, options.args ?? [], {
     env: options.env ?? process.env,
-    execArgv: ['--import', 'tsx'],
+    // BENCH_CPU_PROF_DIR: every child writes a V8 CPU profile there when it exits.
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env.BENCH_CPU_PROF_DIR
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`]
+        : []),
+    ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
@@ -30,7 +39,12 @@ export function startChild(
     child.once('message', (message) => {
       child.off('exit', onExit);
       const port = (message as { port: number }).port;
-      resolve({ process: child, port, stop: () => stopChild(child) });
+      resolve({
+        process: child,
+        port,
+        message: message as Record<string, unknown>,
+        stop: () => stopChild(child),
+      });
     });
   });
 }

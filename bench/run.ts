@@ -24,6 +24,7 @@ import { runScenario, type LoadSettings, type ScenarioResult } from './load.js';
 import { peakRssMb, rssMb, startChild, type ChildServer } from './processes.js';
 import { evaluateTargets, printTable, printTargets, writeReport } from './report.js';
 import { cheapestPlan, seedPartners, type BenchPartner } from './seed.js';
+import { printOrderTargets, runOrderScenarios, seedMobileUsers } from './orders.js';
 
 function intEnv(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -63,7 +64,9 @@ function serviceEnv(databaseUrl: string): NodeJS.ProcessEnv {
   return env;
 }
 
-async function prepare(env: NodeJS.ProcessEnv): Promise<{ partners: BenchPartner[]; planId: string }> {
+async function prepare(
+  env: NodeJS.ProcessEnv,
+): Promise<{ partners: BenchPartner[]; planId: string; mobileTokens: string[] }> {
   const container = await openContainer(loadConfig(env), { log: silentLogger });
   try {
     await container.startup();
@@ -72,7 +75,8 @@ async function prepare(env: NodeJS.ProcessEnv): Promise<{ partners: BenchPartner
       ((settings.durationSeconds + settings.warmupSeconds) * MAX_ORDERS_PER_SECOND) / partnerCount,
     );
     const partners = await seedPartners(container, partnerCount, plan.priceCents * ordersPerPartner);
-    return { partners, planId: plan.id };
+    const mobileTokens = await seedMobileUsers(container, partnerCount, plan.priceCents * ordersPerPartner);
+    return { partners, planId: plan.id, mobileTokens };
   } finally {
     await container.close();
   }
@@ -133,13 +137,26 @@ async function main(): Promise<void> {
     process.stderr.write(
       `seeding ${partnerCount} partners on ${new URL(database.url).pathname.slice(1)} …\n`,
     );
-    const { partners, planId } = await prepare(env);
+    const { partners, planId, mobileTokens } = await prepare(env);
     const service = await startChild('./server.ts', { env });
     const idleRssMb = Math.round(rssMb(service.process.pid!));
     let results: ScenarioResult[];
     let lifetimePeakMb: number;
+    const orderTargets: string[] = [];
     try {
-      results = await measure(service, partners, planId);
+      // BENCH_ONLY=orders: only the order scenarios (bench/orders.ts) against their floor.
+      results = process.env.BENCH_ONLY === 'orders' ? [] : await measure(service, partners, planId);
+      const orders = await runOrderScenarios({
+        service: { origin: `http://127.0.0.1:${service.port}`, pid: service.process.pid! },
+        partnerKeys: partners.map((p) => p.key),
+        mobileTokens,
+        planId,
+        floorDatabase: database.url,
+        settings,
+        label: 'PostgreSQL',
+      });
+      results.push(...orders.results);
+      orderTargets.push(printOrderTargets('PostgreSQL', orders.targets));
       lifetimePeakMb = Math.round(peakRssMb(service.process.pid!));
       // autocannon abandons the requests in flight when its time is up; let the service finish
       // them before it is stopped, so shutdown does not close the pool under running handlers.
@@ -147,9 +164,30 @@ async function main(): Promise<void> {
     } finally {
       await service.stop();
     }
+    if (process.env.BENCH_ORDERS_PGLITE !== '0') {
+      // The same order scenarios with the service and the floor each on an in-memory PGlite.
+      const lite = await startChild('./order-service-pglite.ts', { env });
+      try {
+        const seeded = lite.message as { partnerKeys: string[]; mobileTokens: string[]; planId: string };
+        const orders = await runOrderScenarios({
+          service: { origin: `http://127.0.0.1:${lite.port}`, pid: lite.process.pid! },
+          partnerKeys: seeded.partnerKeys,
+          mobileTokens: seeded.mobileTokens,
+          planId: seeded.planId,
+          floorDatabase: 'pglite',
+          settings,
+          label: 'PGlite',
+        });
+        results.push(...orders.results);
+        orderTargets.push(printOrderTargets('PGlite', orders.targets));
+      } finally {
+        await lite.stop();
+      }
+    }
+    process.stdout.write(`\n${printTable(results)}\n\n${orderTargets.join('\n')}\n`);
+    if (process.env.BENCH_ONLY === 'orders') return;
     const [bare, catalog, , orders] = results;
     const targets = evaluateTargets({ bare: bare!, catalog: catalog!, orders: orders! }, lifetimePeakMb);
-    process.stdout.write(`\n${printTable(results)}\n\n`);
     process.stdout.write(`GET /destinations vs bare node:http: ${targets.catalogVsBareRatio.measured}×\n`);
     process.stdout.write(`service RSS after start-up, before load: ${idleRssMb} MB\n`);
     process.stdout.write(`service peak RSS over its whole life (VmHWM): ${lifetimePeakMb} MB\n`);

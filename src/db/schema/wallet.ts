@@ -1,4 +1,5 @@
-import { bigint, bigserial, boolean, index, pgTable, text } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, bigserial, boolean, check, index, pgTable, text } from 'drizzle-orm/pg-core';
 import { accounts, ts } from './accounts.js';
 
 /**
@@ -30,5 +31,15 @@ export const walletTransactions = pgTable(
      */
     livemode: boolean('livemode').notNull().default(true),
   },
-  (t) => [index('wallet_transactions_account_idx').on(t.accountId, t.createdAt, t.seq)],
+  (t) => [
+    index('wallet_transactions_account_idx').on(t.accountId, t.createdAt, t.seq),
+    // The sign of each kind: money in (deposit: top-up, payment, operator credit; refund) is
+    // positive, money out (purchase; withdrawal: operator debit) negative; never zero. This also
+    // refuses any other kind.
+    check(
+      'wallet_transactions_amount_sign',
+      sql`(${t.kind} in ('deposit', 'refund') and ${t.amountCents} > 0) or (${t.kind} in ('purchase', 'withdrawal') and ${t.amountCents} < 0)`,
+    ),
+    check('wallet_transactions_balance_after_nonnegative', sql`${t.balanceAfterCents} >= 0`),
+  ],
 );

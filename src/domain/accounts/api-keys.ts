@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { accounts } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
@@ -50,6 +50,21 @@ export function apiKeysOf(account: Account): Record<ApiKeyMode, ApiKeyInfo | nul
 
 export function createApiKeyService(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
+  // The per-request key lookup, prepared once per mode (named statements on PostgreSQL: parsed and
+  // planned once per connection, no query building per request). Still a database read on every
+  // request, so a regenerated or revoked key takes effect on every instance at once.
+  const byHash = {
+    live: db
+      .select()
+      .from(accounts)
+      .where(eq(accounts.apiKeyHash, sql.placeholder('hash')))
+      .prepare('api_key_live'),
+    test: db
+      .select()
+      .from(accounts)
+      .where(eq(accounts.testApiKeyHash, sql.placeholder('hash')))
+      .prepare('api_key_test'),
+  };
   return {
     /**
      * Replaces the account's key of that mode (the other mode's key is untouched). Only the hash is
@@ -88,11 +103,7 @@ export function createApiKeyService(deps: { db: Db; clock: Clock }) {
     async authenticate(key: string): Promise<Account | null> {
       const mode = modeOfKey(key);
       if (!mode) return null;
-      const column = mode === 'live' ? accounts.apiKeyHash : accounts.testApiKeyHash;
-      const [account] = await db
-        .select()
-        .from(accounts)
-        .where(eq(column, sha256Hex(key)));
+      const [account] = await byHash[mode].execute({ hash: sha256Hex(key) });
       if (!account || account.status !== 'ACTIVE') return null;
       return account;
     },

@@ -18,6 +18,8 @@ export interface BalanceChange {
   afterCents: number;
   /** false: the test wallet moved. */
   livemode: boolean;
+  /** The account's threshold when the posting already read it; otherwise it is read here. */
+  lowBalanceThresholdCents?: number;
 }
 
 /** Percent of the volume used; a DEPLETED eSIM counts as 100 % whatever the last reading said. */
@@ -114,6 +116,9 @@ export function createPartnerEvents(deps: { outbox: EventOutbox; publicBaseUrl: 
     /** Ledger observer: a posting that takes the balance from ≥ threshold to below it. */
     async balanceChanged(tx: Tx, change: BalanceChange): Promise<void> {
       if (change.afterCents >= change.beforeCents) return;
+      // The common case (no crossing) needs no read when the posting told us the threshold.
+      const known = change.lowBalanceThresholdCents;
+      if (known !== undefined && !(change.beforeCents >= known && change.afterCents < known)) return;
       const [account] = await tx.select().from(accounts).where(eq(accounts.id, change.accountId));
       if (!account) return;
       const threshold = account.lowBalanceThresholdCents;

@@ -4,8 +4,14 @@ import { randomToken } from '../../lib/crypto.js';
 import { newId } from '../../lib/ids.js';
 import { EsimProviderError, type ProviderProfile } from '../../providers/esim/types.js';
 import { AppError } from '../errors.js';
-import { postLedgerEntry } from '../wallet/ledger.js';
+import { refundPurchase } from '../wallet/postings.js';
 import { esimProviderFor, type EsimRow, type OrderDeps, type OrderRow, type Tx } from './ports.js';
+
+/** The plan fields an attempt needs; the placing transaction already has them. */
+export type PlanForFulfillment = Pick<
+  typeof plans.$inferSelect,
+  'id' | 'providerPackageCode' | 'wholesaleCents'
+>;
 
 export type AttemptSource = 'request' | 'job' | 'admin';
 
@@ -28,9 +34,21 @@ export function createFulfillment(deps: OrderDeps) {
     return order;
   }
 
-  async function callProvider(order: OrderRow): Promise<ProviderProfile[]> {
+  async function callProvider(order: OrderRow, known?: PlanForFulfillment): Promise<ProviderProfile[]> {
     const provider = esimProviderFor(deps, order.livemode);
-    const [plan] = await db.select().from(plans).where(eq(plans.id, order.planId));
+    const plan =
+      known?.id === order.planId
+        ? known
+        : (
+            await db
+              .select({
+                id: plans.id,
+                providerPackageCode: plans.providerPackageCode,
+                wholesaleCents: plans.wholesaleCents,
+              })
+              .from(plans)
+              .where(eq(plans.id, order.planId))
+          )[0];
     if (!plan) throw new EsimProviderError('unknown_package', 'plan row missing', false);
     if (order.topUpEsimId) {
       const [target] = await db.select().from(esims).where(eq(esims.id, order.topUpEsimId));
@@ -51,7 +69,13 @@ export function createFulfillment(deps: OrderDeps) {
     });
   }
 
-  async function recordAttempt(tx: Tx, orderId: string, source: AttemptSource, error: string | null) {
+  /** Counts a failed attempt on the order and records it; returns the order as it now is. */
+  async function recordFailure(
+    tx: Tx,
+    orderId: string,
+    source: AttemptSource,
+    error: string,
+  ): Promise<OrderRow> {
     const now = clock.now();
     const [counted] = await tx
       .update(orders)
@@ -61,23 +85,29 @@ export function createFulfillment(deps: OrderDeps) {
         updatedAt: now,
       })
       .where(eq(orders.id, orderId))
-      .returning({ attempt: orders.fulfillmentAttempts });
+      .returning();
+    await insertAttempt(tx, counted!, source, error);
+    return counted!;
+  }
+
+  async function insertAttempt(tx: Tx, counted: OrderRow, source: AttemptSource, error: string | null) {
     await tx.insert(fulfillmentAttempts).values({
       id: newId('att'),
-      orderId,
-      attempt: counted!.attempt,
+      orderId: counted.id,
+      attempt: counted.fulfillmentAttempts,
       outcome: error ? 'failure' : 'success',
       source,
       error,
-      createdAt: now,
+      createdAt: counted.updatedAt,
     });
   }
 
-  async function storeProfiles(tx: Tx, order: OrderRow, profiles: ProviderProfile[]): Promise<void> {
+  /** Stores what the provider issued; returns the order's eSIM rows as stored. */
+  async function storeProfiles(tx: Tx, order: OrderRow, profiles: ProviderProfile[]): Promise<EsimRow[]> {
     const now = clock.now();
     if (order.topUpEsimId) {
       const p = profiles[0]!;
-      await tx
+      return tx
         .update(esims)
         .set({
           status: p.status,
@@ -87,45 +117,67 @@ export function createFulfillment(deps: OrderDeps) {
           usageCheckedAt: now,
           updatedAt: now,
         })
-        .where(eq(esims.id, order.topUpEsimId));
-      return;
+        .where(eq(esims.id, order.topUpEsimId))
+        .returning();
     }
-    await tx
+    const inserted = await tx
       .insert(esims)
       .values(profiles.map((p) => esimRowFor(order, p, now)))
-      .onConflictDoNothing({ target: esims.providerRef });
+      .onConflictDoNothing({ target: esims.providerRef })
+      .returning();
+    // The winner of the completing UPDATE inserts every row (rows are only ever stored together
+    // with that UPDATE); should a provider have repeated a profile, read what is stored.
+    if (inserted.length === profiles.length) return inserted.sort(byCreationThenId);
+    return tx.select().from(esims).where(eq(esims.orderId, order.id)).orderBy(esims.createdAt, esims.id);
   }
 
-  async function complete(order: OrderRow, profiles: ProviderProfile[], source: AttemptSource) {
+  /**
+   * Stores the provider's result: one transaction, conditional on PROCESSING. Returns the
+   * completed order with its eSIMs, or null when a concurrent attempt or a refund won.
+   */
+  async function complete(
+    order: OrderRow,
+    profiles: ProviderProfile[],
+    source: AttemptSource,
+  ): Promise<{ order: OrderRow; esims: EsimRow[] } | null> {
     return db.transaction(async (tx) => {
       const now = clock.now();
+      // Completion and the count of this (successful) attempt are one conditional UPDATE.
       const [done] = await tx
         .update(orders)
-        .set({ status: 'COMPLETED', completedAt: now, updatedAt: now, lastError: null })
+        .set({
+          status: 'COMPLETED',
+          completedAt: now,
+          updatedAt: now,
+          lastError: null,
+          fulfillmentAttempts: sql`${orders.fulfillmentAttempts} + 1`,
+        })
         .where(and(eq(orders.id, order.id), eq(orders.status, 'PROCESSING')))
         .returning();
       // Lost a race with a concurrent attempt (already COMPLETED) or a refund: store nothing.
       if (!done) return null;
-      await storeProfiles(tx, order, profiles);
-      await recordAttempt(tx, order.id, source, null);
+      const stored = await storeProfiles(tx, order, profiles);
+      await insertAttempt(tx, done, source, null);
       await deps.receipts?.orderCompleted(tx, done);
       if (deps.events) {
-        const stored = order.topUpEsimId
-          ? await tx.select().from(esims).where(eq(esims.id, order.topUpEsimId))
-          : await tx
-              .select()
-              .from(esims)
-              .where(eq(esims.orderId, order.id))
-              .orderBy(esims.createdAt, esims.id);
         await deps.events.orderCompleted(tx, done, stored);
         if (order.topUpEsimId) await deps.events.usageChanged(tx, order.topUpEsimId);
       }
-      return done;
+      return { order: done, esims: stored };
     });
   }
 
-  async function attempt(orderId: string, source: AttemptSource): Promise<AttemptResult> {
-    const order = await loadOrder(orderId);
+  /**
+   * One attempt for an order, given as its id (jobs, operator) or as the row the caller has just
+   * written (placing an order, with the plan it read): the order is read at most once.
+   */
+  async function attempt(
+    orderOrId: string | OrderRow,
+    source: AttemptSource,
+    plan?: PlanForFulfillment,
+  ): Promise<AttemptResult> {
+    const order = typeof orderOrId === 'string' ? await loadOrder(orderOrId) : orderOrId;
+    const orderId = order.id;
     if (order.status !== 'PROCESSING') {
       return order.status === 'COMPLETED'
         ? { ok: true, order, esims: await esimsOfOrder(order) }
@@ -133,16 +185,20 @@ export function createFulfillment(deps: OrderDeps) {
     }
     let profiles: ProviderProfile[];
     try {
-      profiles = await callProvider(order);
+      profiles = await callProvider(order, plan);
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err));
       const retryable = !(err instanceof EsimProviderError) || err.retryable;
-      await db.transaction((tx) => recordAttempt(tx, order.id, source, error.message.slice(0, 500)));
+      const counted = await db.transaction((tx) =>
+        recordFailure(tx, order.id, source, error.message.slice(0, 500)),
+      );
       deps.log.warn({ orderId, source, err: error.message }, 'fulfillment attempt failed');
       deps.metrics?.fulfillmentFailed(source, retryable);
-      return { ok: false, order: await loadOrder(orderId), error, retryable };
+      return { ok: false, order: counted, error, retryable };
     }
-    await complete(order, profiles, source);
+    const completed = await complete(order, profiles, source);
+    if (completed) return { ok: true, ...completed };
+    // Lost the race: read what the winner (a concurrent attempt or a refund) left.
     const latest = await loadOrder(orderId);
     if (latest.status === 'COMPLETED') return { ok: true, order: latest, esims: await esimsOfOrder(latest) };
     if (!order.topUpEsimId) await cancelOrphans(order, profiles);
@@ -183,16 +239,7 @@ export function createFulfillment(deps: OrderDeps) {
         .where(and(eq(orders.id, orderId), eq(orders.status, 'PROCESSING')))
         .returning();
       if (!order) return null;
-      await postLedgerEntry(tx, {
-        accountId: order.accountId,
-        kind: 'refund',
-        amountCents: order.amountCents,
-        reference: `order:${order.id}:refund`,
-        description: `Refund of order ${order.orderNumber}`,
-        orderId: order.id,
-        at: now,
-        livemode: order.livemode,
-      });
+      await refundPurchase(tx, order, now);
       await deps.events?.orderRefunded(tx, order);
       await onRefunded?.(tx);
       return order;
@@ -235,6 +282,11 @@ export function createFulfillment(deps: OrderDeps) {
   }
 
   return { attempt, refund, notifySupportOnce, esimsOfOrder, loadOrder };
+}
+
+/** The order of esimsOfOrder (created_at, id) for rows held in memory. */
+function byCreationThenId(a: EsimRow, b: EsimRow): number {
+  return a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 function esimRowFor(order: OrderRow, p: ProviderProfile, now: Date): typeof esims.$inferInsert {

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { orders } from '../../db/schema/index.js';
 import type { OrderPaymentListener } from '../payments/settlement.js';
-import { postLedgerEntry } from '../wallet/ledger.js';
+import { chargePurchase } from '../wallet/postings.js';
 import { ORDER_JOBS, type OrderDeps, type OrderRow, type Tx } from './ports.js';
 
 export type OrderChargingDeps = Pick<OrderDeps, 'db' | 'clock' | 'queue' | 'events'> & {
@@ -22,18 +22,10 @@ export function createOrderCharging(deps: OrderChargingDeps) {
    */
   async function chargeAndEnqueue(tx: Tx, order: OrderRow, delayMs: number): Promise<void> {
     const now = clock.now();
-    await postLedgerEntry(
+    await chargePurchase(
       tx,
-      {
-        accountId: order.accountId,
-        kind: 'purchase',
-        amountCents: order.amountCents,
-        reference: `order:${order.id}:purchase`,
-        description: `Order ${order.orderNumber}`,
-        orderId: order.id,
-        at: now,
-        livemode: order.livemode,
-      },
+      order,
+      now,
       // A card/crypto order's money was deposited a moment ago: no net change, no low-balance alert.
       order.paymentMethod === 'wallet' ? deps.events : undefined,
     );

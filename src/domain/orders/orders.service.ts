@@ -12,6 +12,7 @@ import {
   type EsimRow,
   type OrderDeps,
   type OrderRow,
+  type SellablePlanLike,
   type Tx,
 } from './ports.js';
 
@@ -86,7 +87,7 @@ export function createOrderService(deps: OrderDeps) {
   }
 
   /** The placing transaction: validate, charge (wallet) or await payment, insert order + jobs. */
-  async function insertOrder(input: PlaceOrderInput): Promise<OrderRow> {
+  async function insertOrder(input: PlaceOrderInput): Promise<{ order: OrderRow; plan: SellablePlanLike }> {
     if (!Number.isInteger(input.quantity) || input.quantity < 1 || input.quantity > MAX_QUANTITY)
       throw new AppError('VALIDATION_ERROR', `quantity must be an integer from 1 to ${MAX_QUANTITY}`);
     const livemode = input.livemode ?? true;
@@ -126,7 +127,7 @@ export function createOrderService(deps: OrderDeps) {
           dedupeKey: `expire:${order!.id}`,
         });
       await input.onPlaced?.(tx, order!);
-      return order!;
+      return { order: order!, plan };
     });
   }
 
@@ -161,12 +162,13 @@ export function createOrderService(deps: OrderDeps) {
   }
 
   async function placeOrder(input: PlaceOrderInput): Promise<PlacedOrder> {
-    const order = await insertOrder(input);
+    const { order, plan } = await insertOrder(input);
     if (order.status === 'AWAITING_PAYMENT') {
       const paymentUrl = await startPayment(order, input);
       return { order: await fulfillment.loadOrder(order.id), esims: [], paymentUrl };
     }
-    const result = await fulfillment.attempt(order.id, 'request');
+    // The row just written and the plan just read: the attempt reads neither again.
+    const result = await fulfillment.attempt(order, 'request', plan);
     if (result.ok) return { order: result.order, esims: result.esims };
     await fulfillment.notifySupportOnce(result.order, result.error);
     throw new AppError(

@@ -6,7 +6,7 @@ import { newId } from '../../lib/ids.js';
 import type { PaymentWebhookEvent } from '../../providers/payments/types.js';
 import type { ReceiptScheduler } from '../mail/receipts.js';
 import type { PartnerEvents } from '../events/partner-events.js';
-import { postLedgerEntry } from '../wallet/ledger.js';
+import { creditDeposit } from '../wallet/postings.js';
 import type { Logger } from '../../lib/logger.js';
 
 export type PaymentRecord = typeof payments.$inferSelect;
@@ -67,16 +67,7 @@ export function createSettlement(deps: SettlementDeps) {
       .where(and(eq(payments.id, paymentId), ne(payments.status, 'paid')))
       .returning();
     if (!paid) return false;
-    await postLedgerEntry(tx, {
-      accountId: paid.accountId,
-      kind: 'deposit',
-      amountCents: paid.usdCents,
-      reference: `payment:${paid.id}`,
-      description: describeDeposit(paid),
-      orderId: paid.orderId,
-      paymentId: paid.id,
-      at: now,
-    });
+    await creditDeposit(tx, paid, describeDeposit(paid), now);
     if (paid.purpose === 'order') await deps.orders?.paymentSucceeded(tx, paid);
     else {
       await deps.receipts?.topUpCredited(tx, paid);

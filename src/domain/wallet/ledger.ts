@@ -1,6 +1,5 @@
-import { and, eq, gte, lte, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
-import { accounts, walletTransactions } from '../../db/schema/index.js';
 import { assertCents } from '../../lib/money.js';
 import { newId } from '../../lib/ids.js';
 import { AppError } from '../errors.js';
@@ -13,8 +12,9 @@ export interface LedgerEntry {
   /** Positive USD cents; the sign is implied by the kind. */
   amountCents: number;
   /**
-   * Globally unique reference of the business event (`payment:pay_x`, `order:ord_x:refund`).
-   * A second post with the same reference changes nothing and returns `duplicate: true`.
+   * Globally unique reference of the business event (`payment:pay_x`, `order:ord_x:refund`),
+   * built by `ledgerReference` (./postings.ts). A second post with the same reference changes
+   * nothing and returns `duplicate: true`.
    */
   reference: string;
   description?: string;
@@ -36,22 +36,47 @@ export type LedgerResult =
 export interface LedgerObserver {
   balanceChanged(
     tx: Tx,
-    change: { accountId: string; beforeCents: number; afterCents: number; livemode: boolean },
+    change: {
+      accountId: string;
+      beforeCents: number;
+      afterCents: number;
+      livemode: boolean;
+      /** The account's low-balance threshold, read by the posting itself (saves the observer a read). */
+      lowBalanceThresholdCents?: number;
+    },
   ): Promise<void>;
 }
 
 const CREDIT_KINDS: ReadonlySet<WalletTransactionKind> = new Set(['deposit', 'refund']);
 
+interface PostedRow {
+  balance: string | number | bigint;
+  threshold: string | number | bigint;
+  inserted: string | number | bigint;
+}
+
+/** Rows of `tx.execute` on either driver (node-postgres QueryResult or PGlite Results). */
+export function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}
+
 /**
- * The only writer of wallet balances. Must be called inside the caller's transaction so that the
- * balance change, its transaction row and the business change (order, payment) commit together.
+ * The one writer of wallet balances and ledger rows; the wallet's posting functions
+ * (./postings.ts) are its only callers in the service. Must be called inside the caller's
+ * transaction so that the balance change, its ledger row and the business change (order,
+ * payment) commit together.
+ *
+ * One statement does the work: a conditional UPDATE of the balance and, from its result, the
+ * INSERT of the ledger row with the balance after it (ON CONFLICT (reference) DO NOTHING).
  *
  * Why this is safe under concurrency:
- * - The reference is claimed first with INSERT … ON CONFLICT DO NOTHING: of two parallel posts of
- *   one event only one inserts; the other sees no row and reports a duplicate.
- * - Debits are one conditional UPDATE (`balance >= amount`), which takes the row lock and
- *   re-checks after waiting for it, so parallel purchases can never overdraw. The CHECK
- *   constraint on the column is the last line of defence.
+ * - Debits are a conditional UPDATE (`balance >= amount`), which takes the row lock and re-checks
+ *   after waiting for it, so parallel purchases can never overdraw. The CHECK constraints on the
+ *   balance columns and on the ledger row (sign of the kind, balance after ≥ 0) are the last line
+ *   of defence.
+ * - The reference is unique: of two parallel posts of one event the second waits on the account
+ *   row, then finds the reference taken; its balance change is undone in the same transaction and
+ *   it reports a duplicate. A replay whose debit would no longer fit also reports the duplicate.
  */
 export async function postLedgerEntry(
   tx: Tx,
@@ -64,77 +89,98 @@ export async function postLedgerEntry(
   const signed = credit ? entry.amountCents : -entry.amountCents;
   const id = newId('wtx');
   const livemode = entry.livemode ?? true;
-  const balance = livemode ? accounts.walletBalanceCents : accounts.testWalletBalanceCents;
-
-  const inserted = await tx
-    .insert(walletTransactions)
-    .values({
-      id,
-      accountId: entry.accountId,
-      kind: entry.kind,
-      amountCents: signed,
-      balanceAfterCents: 0,
-      description: entry.description ?? '',
-      orderId: entry.orderId ?? null,
-      paymentId: entry.paymentId ?? null,
-      reference: entry.reference,
-      createdAt: entry.at,
-      livemode,
-    })
-    .onConflictDoNothing({ target: walletTransactions.reference })
-    .returning({ id: walletTransactions.id });
-
-  if (inserted.length === 0) {
-    const [existing] = await tx
-      .select()
-      .from(walletTransactions)
-      .where(eq(walletTransactions.reference, entry.reference));
-    // A reference names one business event; reusing it for other money is a bug that would
-    // otherwise be swallowed silently as a "duplicate" and lose the second entry.
-    if (
-      existing!.accountId !== entry.accountId ||
-      existing!.kind !== entry.kind ||
-      existing!.amountCents !== signed ||
-      existing!.livemode !== livemode
-    ) {
-      throw new Error(`ledger reference ${entry.reference} was already used for a different entry`);
-    }
-    return { duplicate: true, transactionId: existing!.id, balanceAfterCents: existing!.balanceAfterCents };
-  }
-
+  const balance = sql.raw(livemode ? 'wallet_balance_cents' : 'test_wallet_balance_cents');
   // A credit never takes the balance beyond Number.MAX_SAFE_INTEGER cents: the column is read as
   // a JS number, and past that it would silently lose cents.
-  const condition = credit
-    ? and(eq(accounts.id, entry.accountId), lte(balance, Number.MAX_SAFE_INTEGER - entry.amountCents))
-    : and(eq(accounts.id, entry.accountId), gte(balance, entry.amountCents));
-  const [updated] = await tx
-    .update(accounts)
-    .set({
-      [livemode ? 'walletBalanceCents' : 'testWalletBalanceCents']: sql`${balance} + ${signed}`,
-      updatedAt: entry.at,
-    })
-    .where(condition)
-    .returning({ balance });
-  if (!updated && credit) {
+  const at = entry.at.toISOString();
+  const fits = credit
+    ? sql`${balance} <= ${Number.MAX_SAFE_INTEGER - entry.amountCents}::bigint`
+    : sql`${balance} >= ${entry.amountCents}::bigint`;
+
+  const [posted] = rowsOf<PostedRow>(
+    await tx.execute(sql`
+      with moved as (
+        update accounts set ${balance} = ${balance} + ${signed}::bigint, updated_at = ${at}::timestamptz
+        where id = ${entry.accountId} and ${fits}
+        returning ${balance} as balance, low_balance_threshold_cents as threshold
+      ), ins as (
+        insert into wallet_transactions
+          (id, account_id, kind, amount_cents, balance_after_cents, description, order_id, payment_id,
+           reference, created_at, livemode)
+        select ${id}::text, ${entry.accountId}::text, ${entry.kind}::text, ${signed}::bigint, moved.balance,
+          ${entry.description ?? ''}::text, ${entry.orderId ?? null}::text, ${entry.paymentId ?? null}::text,
+          ${entry.reference}::text, ${at}::timestamptz, ${livemode}::boolean
+        from moved
+        on conflict (reference) do nothing
+        returning id
+      )
+      select moved.balance, moved.threshold, (select count(*) from ins) as inserted from moved`),
+  );
+
+  if (posted && Number(posted.inserted) === 1) {
+    const after = Number(posted.balance);
+    await observer?.balanceChanged(tx, {
+      accountId: entry.accountId,
+      beforeCents: after - signed,
+      afterCents: after,
+      livemode,
+      lowBalanceThresholdCents: Number(posted.threshold),
+    });
+    return { duplicate: false, transactionId: id, balanceAfterCents: after };
+  }
+  if (posted) {
+    // The reference was taken: undo this statement's balance change (the row is locked by us).
+    await tx.execute(
+      sql`update accounts set ${balance} = ${balance} - ${signed}::bigint where id = ${entry.accountId}`,
+    );
+  }
+  const duplicate = await existingEntry(tx, entry, signed, livemode);
+  if (duplicate) return duplicate;
+  if (credit) {
     throw new AppError('VALIDATION_ERROR', 'The wallet balance would exceed its maximum', {
       field: 'amount',
     });
   }
-  if (!updated) {
-    // Throwing rolls back the caller's transaction, including the reference row inserted above.
-    throw new AppError('INSUFFICIENT_BALANCE', 'Wallet balance is below the amount', {
-      requiredUsd: entry.amountCents / 100,
-    });
-  }
-  await tx
-    .update(walletTransactions)
-    .set({ balanceAfterCents: updated.balance })
-    .where(eq(walletTransactions.id, id));
-  await observer?.balanceChanged(tx, {
-    accountId: entry.accountId,
-    beforeCents: updated.balance - signed,
-    afterCents: updated.balance,
-    livemode,
+  // Throwing rolls back the caller's transaction.
+  throw new AppError('INSUFFICIENT_BALANCE', 'Wallet balance is below the amount', {
+    requiredUsd: entry.amountCents / 100,
   });
-  return { duplicate: false, transactionId: id, balanceAfterCents: updated.balance };
+}
+
+/** The row already posted under this reference, checked to be the same entry; null if none. */
+async function existingEntry(
+  tx: Tx,
+  entry: LedgerEntry,
+  signed: number,
+  livemode: boolean,
+): Promise<LedgerResult | null> {
+  const [existing] = rowsOf<{
+    id: string;
+    account_id: string;
+    kind: string;
+    amount_cents: string | number;
+    balance_after_cents: string | number;
+    livemode: boolean;
+  }>(
+    await tx.execute(
+      sql`select id, account_id, kind, amount_cents, balance_after_cents, livemode
+          from wallet_transactions where reference = ${entry.reference}`,
+    ),
+  );
+  if (!existing) return null;
+  // A reference names one business event; reusing it for other money is a bug that would
+  // otherwise be swallowed silently as a "duplicate" and lose the second entry.
+  if (
+    existing.account_id !== entry.accountId ||
+    existing.kind !== entry.kind ||
+    Number(existing.amount_cents) !== signed ||
+    existing.livemode !== livemode
+  ) {
+    throw new Error(`ledger reference ${entry.reference} was already used for a different entry`);
+  }
+  return {
+    duplicate: true,
+    transactionId: existing.id,
+    balanceAfterCents: Number(existing.balance_after_cents),
+  };
 }

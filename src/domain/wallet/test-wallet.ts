@@ -1,9 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.js';
 import { accounts } from '../../db/schema/index.js';
-import { newId } from '../../lib/ids.js';
 import { AppError } from '../errors.js';
-import { postLedgerEntry } from './ledger.js';
+import { ledgerReference, postAdjustment } from './postings.js';
 
 /**
  * The test wallet of test mode (docs/partner.md "Test mode"): a second balance per account,
@@ -17,11 +16,10 @@ export const TEST_WALLET_START_CENTS = 100_000;
  * deposit has a fixed reference, so regenerating the test key never funds it twice.
  */
 export async function openTestWallet(tx: Tx, accountId: string, at: Date): Promise<void> {
-  await postLedgerEntry(tx, {
+  await postAdjustment(tx, {
     accountId,
-    kind: 'deposit',
     amountCents: TEST_WALLET_START_CENTS,
-    reference: `testwallet:${accountId}:opening`,
+    reference: ledgerReference.testWalletOpening(accountId),
     description: 'Test wallet opened',
     at,
     livemode: false,
@@ -43,11 +41,10 @@ export async function resetTestWallet(db: Db, accountId: string, at: Date): Prom
     if (!row) throw new AppError('ACCOUNT_NOT_FOUND', 'Account not found');
     const difference = TEST_WALLET_START_CENTS - row.balance;
     if (difference === 0) return row.balance;
-    const posted = await postLedgerEntry(tx, {
+    const posted = await postAdjustment(tx, {
       accountId,
-      kind: difference > 0 ? 'deposit' : 'withdrawal',
-      amountCents: Math.abs(difference),
-      reference: `testwallet:reset:${newId('wtx')}`,
+      amountCents: difference,
+      reference: ledgerReference.testWalletReset(),
       description: 'Test wallet reset to US$1,000.00',
       at,
       livemode: false,

@@ -2,10 +2,10 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { accounts, walletTransactions } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
-import { newId } from '../../lib/ids.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { AppError } from '../errors.js';
-import { postLedgerEntry, type LedgerObserver } from './ledger.js';
+import type { LedgerObserver } from './ledger.js';
+import { postAdjustment } from './postings.js';
 
 export type WalletTransaction = typeof walletTransactions.$inferSelect;
 
@@ -20,7 +20,7 @@ export interface AdjustmentInput {
   requestId?: string;
 }
 
-/** Reads of the wallet ledger and operator adjustments; every write goes through postLedgerEntry. */
+/** Reads of the wallet ledger and operator adjustments; every write is a posting of ./postings.ts. */
 export function createWalletService(deps: {
   db: Db;
   clock: Clock;
@@ -59,13 +59,11 @@ export function createWalletService(deps: {
           .from(accounts)
           .where(eq(accounts.id, input.accountId));
         if (!account) throw new AppError('ACCOUNT_NOT_FOUND', 'Account not found');
-        const posted = await postLedgerEntry(
+        const posted = await postAdjustment(
           tx,
           {
             accountId: account.id,
-            kind: input.amountCents > 0 ? 'deposit' : 'withdrawal',
-            amountCents: Math.abs(input.amountCents),
-            reference: `adjustment:${newId('wtx')}`,
+            amountCents: input.amountCents,
             description: input.reason,
             at: clock.now(),
           },

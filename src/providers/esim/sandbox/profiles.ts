@@ -175,10 +175,32 @@ export function createSandboxProfiles(deps: {
     async issueProfiles({ orderId, packageCode, quantity }) {
       await sleep(deps.latencyMs);
       const now = clock.now();
-      const existing = await byOrder(orderId);
-      if (existing.length > 0) return existing.map((r) => toProfile(r, now));
-      const pkg = await knownPackage(packageCode, false);
-      await consumeFault();
+      let pkg: ProviderPackage;
+      try {
+        pkg = await knownPackage(packageCode, false);
+      } catch (err) {
+        const existing = await byOrder(orderId);
+        if (existing.length > 0) return existing.map((r) => toProfile(r, now));
+        throw err;
+      }
+      // One round trip: does the order have profiles already (a repeated call), and if not, is a
+      // fault injected (consumed here)? A repeated call never consumes a fault.
+      const [state] = (
+        (await db.execute(sql`
+          with existing as (
+            select count(*)::int as n from ${sandboxEsimProfiles} where ${sandboxEsimProfiles.orderRef} = ${orderId}
+          ), fault as (
+            update ${sandboxSettings} set value = value - 1
+            where name = ${faultSetting} and value > 0 and (select n from existing) = 0
+            returning 1
+          )
+          select (select n from existing) as existing, exists (select 1 from fault) as fault`)) as unknown as {
+          rows: Array<{ existing: number; fault: boolean }>;
+        }
+      ).rows;
+      if (Number(state!.existing) > 0) return (await byOrder(orderId)).map((r) => toProfile(r, now));
+      if (state!.fault)
+        throw new EsimProviderError('unavailable', 'sandbox fault injected (failNext)', true, '900001');
       const rows = Array.from({ length: quantity }, (_, i) => ({
         esimTranNo: tranNoFor(orderId, i),
         orderRef: orderId,
@@ -192,11 +214,7 @@ export function createSandboxProfiles(deps: {
         createdAt: now,
         expiresAt: new Date(now.getTime() + INSTALL_WINDOW_DAYS * DAY_MS),
       }));
-      const inserted = await db
-        .insert(sandboxEsimProfiles)
-        .values(rows)
-        .onConflictDoNothing()
-        .returning({ ref: sandboxEsimProfiles.esimTranNo });
+      const inserted = await db.insert(sandboxEsimProfiles).values(rows).onConflictDoNothing().returning();
       // Like eSIM Access: ORDER_STATUS GOT_RESOURCE once the order's profiles are allocated.
       if (inserted.length > 0)
         await deps.notify?.(
@@ -206,7 +224,12 @@ export function createSandboxProfiles(deps: {
             orderStatus: 'GOT_RESOURCE',
           }),
         );
-      return (await byOrder(orderId)).map((r) => toProfile(r, now));
+      // All ours (the usual case): return them as written; else a concurrent call won, read its.
+      const issued =
+        inserted.length === quantity
+          ? inserted.sort((a, b) => (a.esimTranNo < b.esimTranNo ? -1 : a.esimTranNo > b.esimTranNo ? 1 : 0))
+          : await byOrder(orderId);
+      return issued.map((r) => toProfile(r, now));
     },
 
     async queryProfiles(query) {

@@ -1,0 +1,2 @@
+ALTER TABLE "wallet_transactions" ADD CONSTRAINT "wallet_transactions_amount_sign" CHECK (("wallet_transactions"."kind" in ('deposit', 'refund') and "wallet_transactions"."amount_cents" > 0) or ("wallet_transactions"."kind" in ('purchase', 'withdrawal') and "wallet_transactions"."amount_cents" < 0));--> statement-breakpoint
+ALTER TABLE "wallet_transactions" ADD CONSTRAINT "wallet_transactions_balance_after_nonnegative" CHECK ("wallet_transactions"."balance_after_cents" >= 0);
