@@ -30,5 +30,6 @@ export const walletTransactions = pgTable(
      */
     livemode: boolean('livemode').notNull().default(true),
   },
-  (t) => [index('wallet_transactions_account_idx').on(t.accountId, t.createdAt, t.seq)],
+  /** The account's history per mode, newest first (keyset on created_at, seq): issue 12. */
+  (t) => [index('wallet_transactions_account_list_idx').on(t.accountId, t.livemode, t.createdAt, t.seq)],
 );
