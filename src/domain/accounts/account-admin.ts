@@ -1,4 +1,5 @@
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
+import { keysetAfter, type KeysetPage } from '../../db/keyset.js';
 import { accounts } from '../../db/schema/index.js';
 import { AppError } from '../errors.js';
 import type { Account } from '../sessions/sessions.service.js';
@@ -11,14 +12,19 @@ export function createAccountAdmin(deps: Pick<AccountServiceDeps, 'db' | 'clock'
   const { db } = deps;
   return {
     /** Exact match on the normalised address, or the newest 100 accounts without a filter. */
-    async listAccounts(filter: { email?: string }): Promise<Account[]> {
+    async listAccounts(filter: { email?: string | undefined } & KeysetPage): Promise<Account[]> {
       const email = filter.email?.trim().toLowerCase();
       return db
         .select()
         .from(accounts)
-        .where(email ? eq(accounts.email, email) : undefined)
+        .where(
+          and(
+            email ? eq(accounts.email, email) : undefined,
+            filter.after ? keysetAfter([accounts.createdAt, accounts.id], filter.after, 'desc') : undefined,
+          ),
+        )
         .orderBy(desc(accounts.createdAt), desc(accounts.id))
-        .limit(100);
+        .limit(filter.limit ?? 100);
     },
 
     /**
