@@ -16,7 +16,11 @@ export function createEsimReads(deps: OrderDeps) {
    * The account's eSIMs of one mode (live unless `livemode` is false), newest first (created_at,
    * id); `page` = keyset position and size (cursor pagination, esims_account_list_idx).
    */
-  async function listForAccount(accountId: string, livemode = true, page: KeysetPage = {}): Promise<EsimRow[]> {
+  async function listForAccount(
+    accountId: string,
+    livemode = true,
+    page: KeysetPage = {},
+  ): Promise<EsimRow[]> {
     const query = db
       .select()
       .from(esims)

@@ -32,7 +32,10 @@ export async function esimsRoutes(app: FastifyInstance): Promise<void> {
         security: [{ sessionToken: [] }, { sessionCookie: [] }],
         querystring: pageQuery({}),
         response: {
-          200: Type.Object({ esims: Type.Array(MobileEsimSchema), nextCursor: Type.Optional(NextCursorSchema) }),
+          200: Type.Object({
+            esims: Type.Array(MobileEsimSchema),
+            nextCursor: Type.Optional(NextCursorSchema),
+          }),
           ...mobileErrors(401, 403),
         },
       },
