@@ -77,7 +77,7 @@ const OrderListSchema = Type.Object(
     hasMore: Type.Boolean({
       description: 'True when another page follows (its address is in the Link header and nextCursor)',
     }),
-    nextCursor: NextCursorSchema,
+    nextCursor: Type.Optional(NextCursorSchema),
   },
   { title: 'PartnerOrderList', examples: [orderExamples.list] },
 );
@@ -199,7 +199,8 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
       return {
         orders: items.map(presentPartnerOrderSummary),
         hasMore: nextCursor !== null,
-        nextCursor,
+        // Present when the request was paged (limit or cursor): the answer without them is unchanged.
+        ...(page.paged ? { nextCursor } : {}),
       };
     },
   );
