@@ -19,6 +19,7 @@ import { setTimeout } from 'node:timers/promises';
 import { loadConfig } from '../src/config/index.js';
 import { buildApp } from '../src/http/app.js';
 import { openBenchDatabase } from './database.js';
+import { printListsBench, runListsBench } from './lists.js';
 import { runScenario, type LoadSettings, type ScenarioResult } from './load.js';
 import { peakRssMb, rssMb, startChild, type ChildServer } from './processes.js';
 import { evaluateTargets, printTable, printTargets, writeReport } from './report.js';
@@ -165,6 +166,8 @@ async function main(): Promise<void> {
       targets,
     });
     process.stdout.write(`\nwritten to ${file}\n`);
+    // Lists (issue 12): a page of 25 out of 10 rows vs 10,000 rows, same database.
+    process.stdout.write(`\n${printListsBench(await runListsBench(env))}\n`);
   } finally {
     await database.dispose();
   }
