@@ -323,18 +323,16 @@ describe('Operator lists', () => {
 
     const kind = `test.list.${uid()}`;
     const now = t.clock.now();
-    await t.container.db
-      .insert(jobs)
-      .values(
-        Array.from({ length: 5 }, () => ({
-          kind,
-          payload: {},
-          status: 'failed' as const,
-          runAt: now,
-          createdAt: now,
-          updatedAt: now,
-        })),
-      );
+    await t.container.db.insert(jobs).values(
+      Array.from({ length: 5 }, () => ({
+        kind,
+        payload: {},
+        status: 'failed' as const,
+        runAt: now,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    );
     const failed = await walk(`/api/admin/v1/jobs/failed?kind=${kind}&limit=2`, admin, 'jobs');
     expect(failed.pages).toEqual([2, 2, 1]);
     expect(failed.seen).toEqual(
