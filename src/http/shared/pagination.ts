@@ -134,7 +134,8 @@ export function decodeCursor(
   return values.map((v, i) => {
     switch (kinds[i]) {
       case 'date':
-        if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw invalidCursor();
+        // Within the range a Date can hold (±8.64e15 ms), so toISOString never throws.
+        if (typeof v !== 'number' || !Number.isSafeInteger(v) || Math.abs(v) > 8.64e15) throw invalidCursor();
         return new Date(v);
       case 'int':
         if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw invalidCursor();
@@ -160,6 +161,15 @@ export function defineList<Row>(definition: ListDefinition<Row>): List<Row> {
   const { list, key, keyOf, unpagedLimit } = definition;
   return {
     plan(scope, query) {
+      // The schema says 1–100; this also refuses what a coercing validator may let through (1e309).
+      if (
+        query.limit !== undefined &&
+        !(Number.isSafeInteger(query.limit) && query.limit >= 1 && query.limit <= MAX_PAGE_LIMIT)
+      )
+        throw new AppError('VALIDATION_ERROR', `limit must be an integer from 1 to ${MAX_PAGE_LIMIT}`, {
+          field: 'limit',
+          issues: [{ field: 'limit', message: `must be an integer from 1 to ${MAX_PAGE_LIMIT}` }],
+        });
       const paged = query.limit !== undefined || query.cursor !== undefined;
       const limit = query.limit ?? (paged ? (unpagedLimit ?? DEFAULT_PAGE_LIMIT) : unpagedLimit);
       const after = query.cursor === undefined ? undefined : decodeCursor(list, scope, key, query.cursor);
