@@ -20,6 +20,7 @@ import { loadConfig } from '../src/config/index.js';
 import { openContainer } from '../src/container.js';
 import { silentLogger } from '../src/lib/logger.js';
 import { openBenchDatabase } from './database.js';
+import { printListsBench, runListsBench } from './lists.js';
 import { runScenario, type LoadSettings, type ScenarioResult } from './load.js';
 import { peakRssMb, rssMb, startChild, type ChildServer } from './processes.js';
 import { evaluateTargets, printTable, printTargets, writeReport } from './report.js';
@@ -204,6 +205,8 @@ async function main(): Promise<void> {
       targets,
     });
     process.stdout.write(`\nwritten to ${file}\n`);
+    // Lists (issue 12): a page of 25 out of 10 rows vs 10,000 rows, same database.
+    process.stdout.write(`\n${printListsBench(await runListsBench(env))}\n`);
   } finally {
     await database.dispose();
   }

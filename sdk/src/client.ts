@@ -104,3 +104,35 @@ export async function unwrap<T>(
   if (!response.ok) throw new PartnerApiError(response, error);
   return data as T;
 }
+
+export interface ListOrdersOptions {
+  /** Page size of each request, 1–100 (default 100: fewest requests). */
+  pageSize?: number;
+  /** Start after this page (a `nextCursor` kept from an earlier run). */
+  cursor?: string;
+}
+
+/**
+ * Every order, newest first, fetched page by page with the API's cursors (`nextCursor`, the same
+ * as the `Link: rel="next"` header). Orders placed while iterating do not shift the pages.
+ *
+ * ```ts
+ * for await (const order of listAllOrders(client)) console.log(order.orderNumber);
+ * ```
+ */
+export async function* listAllOrders(
+  client: PartnerClient,
+  options: ListOrdersOptions = {},
+): AsyncGenerator<OrderSummary, void, undefined> {
+  let cursor = options.cursor;
+  const limit = options.pageSize ?? 100;
+  do {
+    const page: OrderList = await unwrap(
+      client.GET('/api/public/v1/orders', {
+        params: { query: { limit, ...(cursor ? { cursor } : {}) } },
+      }),
+    );
+    yield* page.orders;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+}

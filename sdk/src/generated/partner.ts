@@ -37,7 +37,7 @@ export interface paths {
         };
         /**
          * List orders
-         * @description Newest first, without eSIM data. Page with limit (default 25, max 100) and startingAfter=<last id>.
+         * @description Newest first, without eSIM data, in pages of `limit` (default 25, max 100). The next page is in the `Link` header and `nextCursor` (pass it as `cursor`); `startingAfter=<last id>` still works.
          */
         get: operations["listOrders"];
         put?: never;
@@ -441,8 +441,9 @@ export interface components {
         /** OrderList */
         OrderList: {
             orders: components["schemas"]["OrderSummary"][];
-            /** @description True when another page follows; pass the last id as startingAfter */
+            /** @description True when another page follows (its address is in the Link header and nextCursor) */
             hasMore: boolean;
+            nextCursor?: string | null;
         };
         /** OrderStatus */
         OrderStatus: "AWAITING_PAYMENT" | "PROCESSING" | "COMPLETED" | "CANCELLED" | "REFUNDED";
@@ -606,6 +607,11 @@ export interface components {
          * @example true
          */
         Livemode: "true" | "false";
+        /**
+         * @description Cursor pagination (lists with `limit` and `cursor`): `<URL>; rel="next"`, the same root-relative URL with the next page's `cursor`. Absent on the last page.
+         * @example </api/v1/user/orders?limit=25&cursor=WzE3OTU0MDk0NTIzNDUsIm9yZF84SGMzIl0.q3TzV8m1Xy0aBcD4eF5gH6>; rel="next"
+         */
+        Link: string;
         /**
          * @description Version of the catalog response; send it back as If-None-Match to get 304.
          * @example W/"42-1f3a9c0d"
@@ -854,10 +860,12 @@ export interface operations {
     listOrders: {
         parameters: {
             query?: {
-                /** @description Page size, 1 to 100 */
-                limit?: number;
-                /** @description Cursor: the id of the last order of the previous page. Unknown id → 400 VALIDATION_ERROR */
+                /** @description Older form of the cursor: the id of the last order of the previous page (not together with `cursor`). Unknown id → 400 VALIDATION_ERROR */
                 startingAfter?: string;
+                /** @description Page size, 1 to 100. With `limit` (or `cursor`) the answer is one page; the next one is in the `Link` header (and `nextCursor`). */
+                limit?: number;
+                /** @description Opaque cursor of the next page, from `nextCursor` or the `Link` header of the previous page. Only valid for the list (and filters) it came from; anything else → 400 VALIDATION_ERROR. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -873,6 +881,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "x-livemode": components["headers"]["Livemode"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -900,13 +909,14 @@ export interface operations {
                      *           "livemode": true
                      *         }
                      *       ],
-                     *       "hasMore": true
+                     *       "hasMore": true,
+                     *       "nextCursor": "WzE3OTU0MDk0NTIzNDUsIm9yZF8ySmQ5RnM2R2gxUXczRXI1VHk4VSJd.q3TzV8m1Xy0aBcD4eF5gH6"
                      *     }
                      */
                     "application/json": components["schemas"]["OrderList"];
                 };
             };
-            /** @description limit outside 1–100, or startingAfter is not one of your orders */
+            /** @description limit outside 1–100, a cursor that is not one of this list, or startingAfter is not one of your orders */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];

@@ -47,6 +47,8 @@ export const accounts = pgTable(
   (t) => [
     check('accounts_wallet_balance_nonnegative', sql`${t.walletBalanceCents} >= 0`),
     check('accounts_test_wallet_balance_nonnegative', sql`${t.testWalletBalanceCents} >= 0`),
+    /** The operator's account list, newest first (issue 12). */
+    index('accounts_list_idx').on(t.createdAt, t.id),
   ],
 );
 

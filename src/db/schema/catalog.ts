@@ -34,7 +34,8 @@ export const plans = pgTable(
     updatedAt: ts('updated_at').notNull(),
     lastSyncedAt: ts('last_synced_at'),
   },
-  (t) => [index('plans_destination_idx').on(t.destinationCode)],
+  /** Also the operator's plan list order (destination, base before top-up, size, id): issue 12. */
+  (t) => [index('plans_list_idx').on(t.destinationCode, t.isTopUp, t.dataAmountMb, t.id)],
 );
 
 /** Units of a currency per 1 USD, as a decimal string (never a float in storage). */

@@ -36,7 +36,11 @@ export const orders = pgTable(
     /** false for test-mode orders (svc_test_sk_ key): sandbox-provisioned, paid from the test wallet. */
     livemode: boolean('livemode').notNull().default(true),
   },
-  (t) => [index('orders_account_idx').on(t.accountId, t.createdAt), index('orders_status_idx').on(t.status)],
+  (t) => [
+    /** The account's order list (newest first, keyset on created_at, id): issue 12. */
+    index('orders_account_list_idx').on(t.accountId, t.livemode, t.createdAt, t.id),
+    index('orders_status_idx').on(t.status),
+  ],
 );
 
 export const esims = pgTable(
@@ -75,7 +79,8 @@ export const esims = pgTable(
   },
   (t) => [
     unique('esims_provider_ref_unique').on(t.providerRef),
-    index('esims_account_idx').on(t.accountId),
+    /** The account's eSIM list (newest first, keyset on created_at, id): issue 12. */
+    index('esims_account_list_idx').on(t.accountId, t.livemode, t.createdAt, t.id),
     index('esims_order_idx').on(t.orderId),
     index('esims_iccid_idx').on(t.iccid),
   ],

@@ -41,6 +41,13 @@ export const jobs = pgTable(
     index('jobs_done_idx')
       .on(t.updatedAt)
       .where(sql`${t.status} = 'done'`),
+    /** The operator's dead-letter list, newest failure first (issue 12). */
+    index('jobs_failed_list_idx')
+      .on(t.updatedAt, t.id)
+      .where(sql`${t.status} = 'failed'`),
+    index('jobs_failed_kind_list_idx')
+      .on(t.kind, t.updatedAt, t.id)
+      .where(sql`${t.status} = 'failed'`),
     uniqueIndex('jobs_dedupe_active_unique')
       .on(t.dedupeKey)
       .where(sql`${t.status} in ('pending', 'running')`),
@@ -92,7 +99,11 @@ export const mailOutbox = pgTable(
     createdAt: ts('created_at').notNull(),
     sentAt: ts('sent_at'),
   },
-  (t) => [index('mail_outbox_to_idx').on(t.to, t.createdAt)],
+  (t) => [
+    /** The operator's mail list, newest first, all or per recipient (issue 12). */
+    index('mail_outbox_to_list_idx').on(t.to, t.createdAt, t.id),
+    index('mail_outbox_list_idx').on(t.createdAt, t.id),
+  ],
 );
 
 export const auditLog = pgTable(
@@ -107,5 +118,9 @@ export const auditLog = pgTable(
     requestId: text('request_id'),
     createdAt: ts('created_at').notNull(),
   },
-  (t) => [index('audit_log_target_idx').on(t.targetId, t.createdAt)],
+  (t) => [
+    /** The audit list, newest first, all or per target (issue 12). */
+    index('audit_log_target_list_idx').on(t.targetId, t.createdAt, t.id),
+    index('audit_log_list_idx').on(t.createdAt, t.id),
+  ],
 );

@@ -24,8 +24,10 @@ export const supportTickets = pgTable(
     updatedAt: ts('updated_at').notNull(),
   },
   (t) => [
-    index('support_tickets_account_idx').on(t.accountId, t.updatedAt),
-    index('support_tickets_status_idx').on(t.status, t.updatedAt),
+    /** The lists: last activity first, keyset on (updated_at, id) (issue 12). */
+    index('support_tickets_account_list_idx').on(t.accountId, t.updatedAt, t.id),
+    index('support_tickets_status_list_idx').on(t.status, t.updatedAt, t.id),
+    index('support_tickets_list_idx').on(t.updatedAt, t.id),
     /** At most one system ticket per order: repeated fulfillment failures add to it. */
     uniqueIndex('support_tickets_system_order_idx')
       .on(t.orderId)

@@ -32,7 +32,8 @@ export const walletTransactions = pgTable(
     livemode: boolean('livemode').notNull().default(true),
   },
   (t) => [
-    index('wallet_transactions_account_idx').on(t.accountId, t.createdAt, t.seq),
+    /** The account's history per mode, newest first (keyset on created_at, seq): issue 12. */
+    index('wallet_transactions_account_list_idx').on(t.accountId, t.livemode, t.createdAt, t.seq),
     // The sign of each kind: money in (deposit: top-up, payment, operator credit; refund) is
     // positive, money out (purchase; withdrawal: operator debit) negative; never zero. This also
     // refuses any other kind.

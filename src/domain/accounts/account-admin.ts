@@ -1,5 +1,6 @@
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { keysetAfter, type KeysetPage } from '../../db/keyset.js';
 import { accounts } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { AuditService } from '../audit/audit.service.js';
@@ -13,14 +14,19 @@ export function createAccountAdmin(deps: { db: Db; clock: Clock; audit: AuditSer
   const { db } = deps;
   return {
     /** Exact match on the normalised address, or the newest 100 accounts without a filter. */
-    async listAccounts(filter: { email?: string }): Promise<Account[]> {
+    async listAccounts(filter: { email?: string | undefined } & KeysetPage): Promise<Account[]> {
       const email = filter.email?.trim().toLowerCase();
       return db
         .select()
         .from(accounts)
-        .where(email ? eq(accounts.email, email) : undefined)
+        .where(
+          and(
+            email ? eq(accounts.email, email) : undefined,
+            filter.after ? keysetAfter([accounts.createdAt, accounts.id], filter.after, 'desc') : undefined,
+          ),
+        )
         .orderBy(desc(accounts.createdAt), desc(accounts.id))
-        .limit(100);
+        .limit(filter.limit ?? 100);
     },
 
     /**

@@ -1,5 +1,6 @@
 import { and, desc, eq, lt, or } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.js';
+import { keysetAfter, type KeyValue } from '../../db/keyset.js';
 import { auditLog } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
@@ -35,9 +36,16 @@ export function createAuditService(deps: { db: Db; clock: Clock }) {
     },
 
     /** Newest first; `before` is a cursor (the id of the last row of the previous page). */
-    async list(filter: { target?: string; limit?: number; before?: AuditRecord }): Promise<AuditRecord[]> {
+    /** Newest first (created_at, id); `after` = keyset position [createdAt, id] (cursor pagination). */
+    async list(filter: {
+      target?: string | undefined;
+      limit?: number | undefined;
+      before?: AuditRecord;
+      after?: readonly KeyValue[] | undefined;
+    }): Promise<AuditRecord[]> {
       const conditions = [];
       if (filter.target) conditions.push(eq(auditLog.targetId, filter.target));
+      if (filter.after) conditions.push(keysetAfter([auditLog.createdAt, auditLog.id], filter.after, 'desc'));
       if (filter.before) {
         conditions.push(
           or(

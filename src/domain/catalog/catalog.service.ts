@@ -1,5 +1,6 @@
 import { and, asc, eq, not } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.js';
+import { keysetAfter, type KeysetPage } from '../../db/keyset.js';
 import { catalogState, plans } from '../../db/schema/index.js';
 import type { JobHandler } from '../../jobs/worker.js';
 import type { JobQueue } from '../../jobs/queue.js';
@@ -142,15 +143,22 @@ export function createCatalogService(deps: CatalogDeps) {
       return fresh;
     },
 
-    async listPlans(filter: { destination?: string; active?: boolean }): Promise<PlanRow[]> {
+    /** Destination, base plans before top-ups, size, id; `page`: keyset position and size (plans_list_idx). */
+    async listPlans(
+      filter: { destination?: string | undefined; active?: boolean | undefined },
+      page: KeysetPage = {},
+    ): Promise<PlanRow[]> {
+      const order = [plans.destinationCode, plans.isTopUp, plans.dataAmountMb, plans.id] as const;
       const conditions = [];
       if (filter.destination) conditions.push(eq(plans.destinationCode, filter.destination.toUpperCase()));
       if (filter.active !== undefined) conditions.push(filter.active ? sellable : not(sellable));
-      return db
+      if (page.after) conditions.push(keysetAfter(order, page.after, 'asc'));
+      const query = db
         .select()
         .from(plans)
         .where(conditions.length ? and(...conditions) : undefined)
-        .orderBy(asc(plans.destinationCode), asc(plans.isTopUp), asc(plans.dataAmountMb), asc(plans.id));
+        .orderBy(...order.map((c) => asc(c)));
+      return page.limit === undefined ? query : query.limit(page.limit);
     },
 
     /**

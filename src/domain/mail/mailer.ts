@@ -1,6 +1,7 @@
 import { and, desc, eq } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { Db } from '../../db/client.js';
+import { keysetAfter, type KeysetPage } from '../../db/keyset.js';
 import { mailOutbox } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
@@ -31,7 +32,8 @@ export type MailRecord = typeof mailOutbox.$inferSelect;
 export interface Mailer {
   /** Records the message in the outbox and, with MAIL_TRANSPORT=smtp, delivers it. Never throws on delivery. */
   send(message: MailMessage): Promise<MailRecord>;
-  list(filter: { to?: string; limit?: number }): Promise<MailRecord[]>;
+  /** Newest first (created_at, id); `after`: keyset position [createdAt, id] (cursor pagination). */
+  list(filter: { to?: string | undefined } & KeysetPage): Promise<MailRecord[]>;
 }
 
 export function createMailer(deps: {
@@ -109,11 +111,16 @@ export function createMailer(deps: {
       }
     },
 
-    async list({ to, limit = 100 }) {
+    async list({ to, limit = 100, after }) {
       return deps.db
         .select()
         .from(mailOutbox)
-        .where(to ? and(eq(mailOutbox.to, to.trim().toLowerCase())) : undefined)
+        .where(
+          and(
+            to ? eq(mailOutbox.to, to.trim().toLowerCase()) : undefined,
+            after ? keysetAfter([mailOutbox.createdAt, mailOutbox.id], after, 'desc') : undefined,
+          ),
+        )
         .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id))
         .limit(limit);
     },

@@ -1,5 +1,6 @@
 import { and, desc, eq, lt, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { keysetAfter, type KeyValue } from '../../db/keyset.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { jobs } from '../../db/schema/index.js';
 import type { Job } from '../../jobs/queue.js';
@@ -25,9 +26,16 @@ export function createDeadLetter(deps: { db: Db; clock: Clock; audit: AuditServi
     get,
 
     /** Newest failure first; `before` is the id of the last job of the previous page. */
-    async list(filter: { kind?: string; limit?: number; before?: number }): Promise<Job[]> {
+    async list(filter: {
+      kind?: string | undefined;
+      limit?: number | undefined;
+      before?: number | undefined;
+      /** Keyset position [updatedAt, id] (cursor pagination). */
+      after?: readonly KeyValue[] | undefined;
+    }): Promise<Job[]> {
       const conditions = [eq(jobs.status, 'failed')];
       if (filter.kind) conditions.push(eq(jobs.kind, filter.kind));
+      if (filter.after) conditions.push(keysetAfter([jobs.updatedAt, jobs.id], filter.after, 'desc'));
       if (filter.before !== undefined) {
         const cursor = await get(filter.before);
         conditions.push(

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, isNull, lte, notInArray, or } from 'drizzle-orm';
+import { keysetAfter, type KeysetPage } from '../../db/keyset.js';
 import { esims } from '../../db/schema/index.js';
 import type { ProviderUsage } from '../../providers/esim/types.js';
 import { esimProviderFor, type EsimRow, type OrderDeps } from './ports.js';
@@ -11,13 +12,27 @@ const FINAL_STATUSES = ['CANCELLED', 'EXPIRED'] as const;
 export function createEsimReads(deps: OrderDeps) {
   const { db, clock } = deps;
 
-  /** The account's eSIMs of one mode (live unless `livemode` is false), newest first. */
-  async function listForAccount(accountId: string, livemode = true): Promise<EsimRow[]> {
-    return db
+  /**
+   * The account's eSIMs of one mode (live unless `livemode` is false), newest first (created_at,
+   * id); `page` = keyset position and size (cursor pagination, esims_account_list_idx).
+   */
+  async function listForAccount(
+    accountId: string,
+    livemode = true,
+    page: KeysetPage = {},
+  ): Promise<EsimRow[]> {
+    const query = db
       .select()
       .from(esims)
-      .where(and(eq(esims.accountId, accountId), eq(esims.livemode, livemode)))
+      .where(
+        and(
+          eq(esims.accountId, accountId),
+          eq(esims.livemode, livemode),
+          page.after ? keysetAfter([esims.createdAt, esims.id], page.after, 'desc') : undefined,
+        ),
+      )
       .orderBy(desc(esims.createdAt), desc(esims.id));
+    return page.limit === undefined ? query : query.limit(page.limit);
   }
 
   function isStale(esim: EsimRow, now: Date): boolean {

@@ -1,4 +1,5 @@
-import { and, desc, eq, lt, or } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, or } from 'drizzle-orm';
+import { keysetAfter, type KeyValue } from '../../db/keyset.js';
 import { esims, orders } from '../../db/schema/index.js';
 import { newId } from '../../lib/ids.js';
 import { AppError } from '../errors.js';
@@ -178,12 +179,22 @@ export function createOrderService(deps: OrderDeps) {
     );
   }
 
-  /** The account's orders of one mode (live unless `livemode: false`), newest first. */
+  /**
+   * The account's orders of one mode (live unless `livemode: false`), newest first (created_at,
+   * id). `after` is a keyset position [createdAt, id] (cursor pagination): the rows after it, read
+   * on orders_account_list_idx, so a page costs the same however many orders came before.
+   */
   async function listOrders(
     accountId: string,
-    options: { limit?: number; startingAfter?: string; livemode?: boolean } = {},
+    options: {
+      limit?: number | undefined;
+      startingAfter?: string | undefined;
+      after?: readonly KeyValue[] | undefined;
+      livemode?: boolean;
+    } = {},
   ): Promise<{ orders: OrderRow[]; hasMore: boolean }> {
     const conditions = [eq(orders.accountId, accountId), eq(orders.livemode, options.livemode ?? true)];
+    if (options.after) conditions.push(keysetAfter([orders.createdAt, orders.id], options.after, 'desc'));
     if (options.startingAfter) {
       const [cursor] = await db
         .select()
@@ -228,15 +239,18 @@ export function createOrderService(deps: OrderDeps) {
   async function esimIdsByOrder(list: OrderRow[]): Promise<Map<string, string[]>> {
     const result = new Map<string, string[]>(list.map((o) => [o.id, o.topUpEsimId ? [o.topUpEsimId] : []]));
     if (list.length === 0) return result;
-    const accountIds = [...new Set(list.map((o) => o.accountId))];
-    for (const accountId of accountIds) {
-      const rows = await db
-        .select({ id: esims.id, orderId: esims.orderId })
-        .from(esims)
-        .where(eq(esims.accountId, accountId))
-        .orderBy(esims.createdAt, esims.id);
-      for (const row of rows) result.get(row.orderId)?.push(row.id);
-    }
+    // Only the listed orders' eSIMs (esims_order_idx): a page costs the same however long the history.
+    const rows = await db
+      .select({ id: esims.id, orderId: esims.orderId })
+      .from(esims)
+      .where(
+        inArray(
+          esims.orderId,
+          list.map((o) => o.id),
+        ),
+      )
+      .orderBy(asc(esims.createdAt), asc(esims.id));
+    for (const row of rows) result.get(row.orderId)?.push(row.id);
     return result;
   }
 

@@ -1,5 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
+import { keysetAfter, type KeysetPage } from '../../db/keyset.js';
 import { accounts, supportTickets, ticketMessages } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
@@ -150,13 +151,21 @@ export function createSupportService(deps: SupportServiceDeps) {
     },
 
     /** The caller's tickets, most recent activity first, each with its whole thread. */
-    async listForAccount(accountId: string): Promise<TicketView[]> {
-      const rows = await db
+    /** Last activity first (updated_at, id); `page`: keyset position and size (cursor pagination). */
+    async listForAccount(accountId: string, page: KeysetPage = {}): Promise<TicketView[]> {
+      const query = db
         .select()
         .from(supportTickets)
-        .where(eq(supportTickets.accountId, accountId))
+        .where(
+          and(
+            eq(supportTickets.accountId, accountId),
+            page.after
+              ? keysetAfter([supportTickets.updatedAt, supportTickets.id], page.after, 'desc')
+              : undefined,
+          ),
+        )
         .orderBy(desc(supportTickets.updatedAt), desc(supportTickets.id));
-      return loadThreads(db, rows);
+      return loadThreads(db, page.limit === undefined ? await query : await query.limit(page.limit));
     },
 
     /** A customer reply always leaves the ticket OPEN: it reopens ANSWERED, RESOLVED and CLOSED. */
@@ -224,15 +233,24 @@ export function createSupportService(deps: SupportServiceDeps) {
     },
 
     /** Operator queue: most recent activity first, optionally one status only. */
-    async adminList(filter: {
-      status?: TicketStatus | undefined;
-      limit?: number | undefined;
-    }): Promise<AdminTicketView[]> {
+    async adminList(
+      filter: {
+        status?: TicketStatus | undefined;
+        limit?: number | undefined;
+      } & KeysetPage,
+    ): Promise<AdminTicketView[]> {
       const rows = await db
         .select({ ticket: supportTickets, email: accounts.email })
         .from(supportTickets)
         .innerJoin(accounts, eq(accounts.id, supportTickets.accountId))
-        .where(filter.status ? eq(supportTickets.status, filter.status) : undefined)
+        .where(
+          and(
+            filter.status ? eq(supportTickets.status, filter.status) : undefined,
+            filter.after
+              ? keysetAfter([supportTickets.updatedAt, supportTickets.id], filter.after, 'desc')
+              : undefined,
+          ),
+        )
         .orderBy(desc(supportTickets.updatedAt), desc(supportTickets.id))
         .limit(filter.limit ?? 100);
       const views = await loadThreads(

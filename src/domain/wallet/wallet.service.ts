@@ -1,5 +1,6 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { keysetAfter, type KeyValue } from '../../db/keyset.js';
 import { accounts, walletTransactions } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { AuditService } from '../audit/audit.service.js';
@@ -10,7 +11,7 @@ import { postAdjustment } from './postings.js';
 export type WalletTransaction = typeof walletTransactions.$inferSelect;
 
 export const TRANSACTIONS_DEFAULT_LIMIT = 50;
-export const TRANSACTIONS_MAX_LIMIT = 200;
+export const TRANSACTIONS_MAX_LIMIT = 100;
 
 export interface AdjustmentInput {
   accountId: string;
@@ -39,13 +40,23 @@ export function createWalletService(deps: {
       accountId: string,
       limit = TRANSACTIONS_DEFAULT_LIMIT,
       livemode = true,
+      /** Keyset position [createdAt, seq] of the last row of the previous page (cursor pagination). */
+      after?: readonly KeyValue[],
     ): Promise<WalletTransaction[]> {
       return db
         .select()
         .from(walletTransactions)
-        .where(and(eq(walletTransactions.accountId, accountId), eq(walletTransactions.livemode, livemode)))
+        .where(
+          and(
+            eq(walletTransactions.accountId, accountId),
+            eq(walletTransactions.livemode, livemode),
+            after
+              ? keysetAfter([walletTransactions.createdAt, walletTransactions.seq], after, 'desc')
+              : undefined,
+          ),
+        )
         .orderBy(desc(walletTransactions.createdAt), desc(walletTransactions.seq))
-        .limit(Math.min(Math.max(limit, 1), TRANSACTIONS_MAX_LIMIT));
+        .limit(Math.min(Math.max(limit, 1), TRANSACTIONS_MAX_LIMIT + 1));
     },
 
     /** Operator credit or debit with its audit row, in one transaction; a debit never overdraws. */

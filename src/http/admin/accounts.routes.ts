@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Account } from '../../domain/sessions/sessions.service.js';
 import { centsToUsd } from '../../lib/money.js';
+import { defineList, NextCursorSchema, pageQuery } from '../shared/pagination.js';
 import { adminErrors, IsoDate } from '../shared/schemas.js';
 
 const tags = ['Admin: accounts'];
@@ -28,6 +29,14 @@ function presentAdminAccount(account: Account) {
   };
 }
 
+/** Newest first (created_at, id) on accounts_list_idx; the newest 100 without limit/cursor. */
+const accountList = defineList<Account>({
+  list: 'admin.accounts',
+  key: ['date', 'string'],
+  keyOf: (a) => [a.createdAt, a.id],
+  unpagedLimit: 100,
+});
+
 /** GET /accounts?email=, PATCH /accounts/:id (decisions §6). */
 export async function adminAccountRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -39,14 +48,24 @@ export async function adminAccountRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags,
         summary: 'Find accounts',
-        description: 'Exact match on the normalised email; without a filter the newest 100 accounts.',
-        querystring: Type.Object({ email: Type.Optional(Type.String({ maxLength: 320 })) }),
-        response: { 200: Type.Object({ accounts: Type.Array(AdminAccountSchema) }), ...adminErrors() },
+        description:
+          'Exact match on the normalised email; without a filter the newest 100 accounts. With `limit` or `cursor` one page, the next in the `Link` header and `nextCursor`.',
+        querystring: pageQuery({ email: Type.Optional(Type.String({ maxLength: 320 })) }),
+        response: {
+          200: Type.Object({
+            accounts: Type.Array(AdminAccountSchema),
+            nextCursor: Type.Optional(NextCursorSchema),
+          }),
+          ...adminErrors(),
+        },
       },
     },
-    async (request) => {
-      const found = await accounts.listAccounts(request.query.email ? { email: request.query.email } : {});
-      return { accounts: found.map(presentAdminAccount) };
+    async (request, reply) => {
+      const email = request.query.email?.trim().toLowerCase() || undefined;
+      const page = accountList.plan([email], request.query);
+      const found = await accounts.listAccounts({ email, limit: page.take, after: page.after });
+      const { items, nextCursor } = page.finish(request, reply, found);
+      return { accounts: items.map(presentAdminAccount), ...(page.paged ? { nextCursor } : {}) };
     },
   );
 

@@ -1,6 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import type { AuditRecord } from '../../domain/audit/audit.service.js';
+import { defineList, NextCursorSchema, pageQuery } from '../shared/pagination.js';
 import { adminErrors, IsoDate, Nullable } from '../shared/schemas.js';
 
 const AuditEntrySchema = Type.Object(
@@ -19,6 +21,14 @@ const AuditEntrySchema = Type.Object(
   { title: 'AuditEntry' },
 );
 
+/** Newest first (created_at, id) on audit_log_list_idx / audit_log_target_list_idx. */
+const auditList = defineList<AuditRecord>({
+  list: 'admin.audit',
+  key: ['date', 'string'],
+  keyOf: (r) => [r.createdAt, r.id],
+  unpagedLimit: 100,
+});
+
 /** `GET /audit`: the trail of state-changing operator actions. */
 export async function auditRoutes(app: FastifyInstance): Promise<void> {
   const { audit } = app.container;
@@ -31,19 +41,27 @@ export async function auditRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Audit log',
         description:
           'State-changing operator actions, newest first. `target` narrows to one object id ' +
-          '(account, order, ticket, plan …).',
+          '(account, order, ticket, plan …). The newest 100 without `limit` and `cursor`; with them one page, ' +
+          'the next in the `Link` header and `nextCursor`.',
         security: [{ adminToken: [] }],
-        querystring: Type.Object({
-          target: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
-        }),
-        response: { 200: Type.Object({ entries: Type.Array(AuditEntrySchema) }), ...adminErrors() },
+        querystring: pageQuery({ target: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }),
+        response: {
+          200: Type.Object({
+            entries: Type.Array(AuditEntrySchema),
+            nextCursor: Type.Optional(NextCursorSchema),
+          }),
+          ...adminErrors(),
+        },
       },
     },
-    async (request) => {
-      const rows = await audit.list({ target: request.query.target, limit: request.query.limit });
+    async (request, reply) => {
+      const { target } = request.query;
+      const page = auditList.plan([target], request.query);
+      const rows = await audit.list({ target, limit: page.take, after: page.after });
+      const { items, nextCursor } = page.finish(request, reply, rows);
       return {
-        entries: rows.map((row) => ({
+        ...(page.paged ? { nextCursor } : {}),
+        entries: items.map((row) => ({
           id: row.id,
           action: row.action,
           targetType: row.targetType,

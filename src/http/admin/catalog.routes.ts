@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { effectivePriceCents, type PlanRow } from '../../domain/catalog/catalog.service.js';
 import { AppError } from '../../domain/errors.js';
 import { centsToUsd, parseDecimalToCents } from '../../lib/money.js';
+import { defineList, NextCursorSchema, pageQuery } from '../shared/pagination.js';
 import { adminErrors, IsoDate, Nullable } from '../shared/schemas.js';
 
 const AdminPlanSchema = Type.Object({
@@ -63,6 +64,13 @@ function parseOverride(priceUsd: number | null): number | null {
   return cents;
 }
 
+/** Destination, base before top-up, size, id (plans_list_idx); every plan without limit/cursor. */
+const planList = defineList<PlanRow>({
+  list: 'admin.plans',
+  key: ['string', 'bool', 'int', 'string'],
+  keyOf: (p) => [p.destinationCode, p.isTopUp, p.dataAmountMb, p.id],
+});
+
 export async function adminCatalogRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { catalog } = app.container;
@@ -74,15 +82,28 @@ export async function adminCatalogRoutes(app: FastifyInstance): Promise<void> {
         summary: 'List plans',
         tags: ['catalog'],
         description:
-          'Every imported plan, including inactive ones. Filter by destination code and sellable state.',
-        querystring: Type.Object({
+          'Every imported plan, including inactive ones. Filter by destination code and sellable state. ' +
+          'With `limit` or `cursor` one page, the next in the `Link` header and `nextCursor`.',
+        querystring: pageQuery({
           destination: Type.Optional(Type.String({ maxLength: 64 })),
           active: Type.Optional(Type.Boolean()),
         }),
-        response: { 200: Type.Object({ plans: Type.Array(AdminPlanSchema) }), ...adminErrors() },
+        response: {
+          200: Type.Object({
+            plans: Type.Array(AdminPlanSchema),
+            nextCursor: Type.Optional(NextCursorSchema),
+          }),
+          ...adminErrors(),
+        },
       },
     },
-    async (request) => ({ plans: (await catalog.listPlans(request.query)).map(toAdminPlan) }),
+    async (request, reply) => {
+      const { destination, active } = request.query;
+      const page = planList.plan([destination?.toUpperCase(), active], request.query);
+      const rows = await catalog.listPlans({ destination, active }, { limit: page.take, after: page.after });
+      const { items, nextCursor } = page.finish(request, reply, rows);
+      return { plans: items.map(toAdminPlan), ...(page.paged ? { nextCursor } : {}) };
+    },
   );
 
   r.patch(

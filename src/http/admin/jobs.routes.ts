@@ -2,6 +2,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Job } from '../../jobs/queue.js';
+import { AppError } from '../../domain/errors.js';
+import { defineList, NextCursorSchema, pageQuery } from '../shared/pagination.js';
 import { adminErrors, IsoDate, Nullable } from '../shared/schemas.js';
 
 const JobSchema = Type.Object(
@@ -22,6 +24,14 @@ const JobSchema = Type.Object(
   },
   { title: 'AdminJob' },
 );
+
+/** Newest failure first (updated_at, id) on jobs_failed_list_idx; 50 without limit/cursor. */
+const deadLetterList = defineList<Job>({
+  list: 'admin.jobs.failed',
+  key: ['date', 'int'],
+  keyOf: (j) => [j.updatedAt, j.id],
+  unpagedLimit: 50,
+});
 
 const SECRET_KEY = /secret|token|password|signature|api_?key/i;
 
@@ -61,23 +71,30 @@ export async function adminJobsRoutes(app: FastifyInstance): Promise<void> {
         tags,
         summary: 'Dead-lettered background jobs',
         description:
-          'Jobs whose last attempt failed (or whose kind has no handler), newest failure first. They are kept until retried. Page with `before` = the id of the last job of the previous page.',
-        querystring: Type.Object({
+          'Jobs whose last attempt failed (or whose kind has no handler), newest failure first. They are kept until retried. The newest 50 without `limit` and `cursor`; with them one page, the next in the `Link` header and `nextCursor`. `before` = the id of the last job of the previous page still works (not together with `cursor`).',
+        querystring: pageQuery({
           kind: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
           before: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$' })),
         }),
-        response: { 200: Type.Object({ jobs: Type.Array(JobSchema) }), ...adminErrors(404) },
+        response: {
+          200: Type.Object({ jobs: Type.Array(JobSchema), nextCursor: Type.Optional(NextCursorSchema) }),
+          ...adminErrors(404),
+        },
       },
     },
-    async (request) => {
-      const { kind, limit, before } = request.query;
+    async (request, reply) => {
+      const { kind, before, cursor } = request.query;
+      if (before !== undefined && cursor !== undefined)
+        throw new AppError('VALIDATION_ERROR', 'Send either cursor or before, not both', { field: 'cursor' });
+      const page = deadLetterList.plan([kind], request.query);
       const rows = await deadLetter.list({
         kind,
-        limit,
+        limit: page.take,
+        after: page.after,
         before: before === undefined ? undefined : Number(before),
       });
-      return { jobs: rows.map(present) };
+      const { items, nextCursor } = page.finish(request, reply, rows);
+      return { jobs: items.map(present), ...(page.paged ? { nextCursor } : {}) };
     },
   );
 

@@ -1,6 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import type { MailRecord } from '../../domain/mail/mailer.js';
+import { defineList, NextCursorSchema, pageQuery } from '../shared/pagination.js';
 import { adminErrors, IsoDate, Nullable } from '../shared/schemas.js';
 
 const MailMessageSchema = Type.Object(
@@ -27,6 +29,14 @@ const MailMessageSchema = Type.Object(
   { title: 'MailMessage' },
 );
 
+/** Newest first (created_at, id) on mail_outbox_list_idx / mail_outbox_to_list_idx. */
+const mailList = defineList<MailRecord>({
+  list: 'admin.mail',
+  key: ['date', 'string'],
+  keyOf: (m) => [m.createdAt, m.id],
+  unpagedLimit: 100,
+});
+
 /** GET /mail?to= (decisions §6): what the service sent or would have sent, newest first. */
 export async function adminMailRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -38,15 +48,26 @@ export async function adminMailRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['Admin: mail'],
         summary: 'Recorded mail',
-        description: 'Every message of the outbox, newest first (at most 100); `to` filters by recipient.',
-        querystring: Type.Object({ to: Type.Optional(Type.String({ maxLength: 320 })) }),
-        response: { 200: Type.Object({ messages: Type.Array(MailMessageSchema) }), ...adminErrors() },
+        description:
+          'Every message of the outbox, newest first (the newest 100 without `limit` and `cursor`; with them one page, the next in the `Link` header and `nextCursor`); `to` filters by recipient.',
+        querystring: pageQuery({ to: Type.Optional(Type.String({ maxLength: 320 })) }),
+        response: {
+          200: Type.Object({
+            messages: Type.Array(MailMessageSchema),
+            nextCursor: Type.Optional(NextCursorSchema),
+          }),
+          ...adminErrors(),
+        },
       },
     },
-    async (request) => {
-      const rows = await mailer.list(request.query.to ? { to: request.query.to } : {});
+    async (request, reply) => {
+      const to = request.query.to?.trim().toLowerCase() || undefined;
+      const page = mailList.plan([to], request.query);
+      const rows = await mailer.list({ to, limit: page.take, after: page.after });
+      const { items, nextCursor } = page.finish(request, reply, rows);
       return {
-        messages: rows.map((m) => ({
+        ...(page.paged ? { nextCursor } : {}),
+        messages: items.map((m) => ({
           id: m.id,
           to: m.to,
           subject: m.subject,

@@ -1,8 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { TicketView } from '../../domain/support/support.service.js';
+import type { AdminTicketView, TicketView } from '../../domain/support/support.service.js';
 import { TicketMessageBody, TicketStatusSchema } from '../mobile/support.routes.js';
+import { defineList, NextCursorSchema, pageQuery } from '../shared/pagination.js';
 import { adminErrors, IsoDate, Nullable } from '../shared/schemas.js';
 
 const AdminTicketSchema = Type.Object(
@@ -36,6 +37,14 @@ const TicketEnvelope = Type.Object({ ticket: AdminTicketSchema });
 const TicketParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 const security = [{ adminToken: [] }];
 
+/** Last activity first (updated_at, id); the 100 most recent without limit/cursor. */
+const ticketQueue = defineList<AdminTicketView>({
+  list: 'admin.tickets',
+  key: ['date', 'string'],
+  keyOf: (t) => [t.updatedAt, t.id],
+  unpagedLimit: 100,
+});
+
 function toAdminTicket(ticket: TicketView & { email?: string }) {
   return {
     ...ticket,
@@ -56,20 +65,26 @@ export async function adminSupportRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['Support'],
         summary: 'Ticket queue',
-        description: 'Tickets with threads and owner, most recent activity first; filter by `status`.',
+        description:
+          'Tickets with threads and owner, most recent activity first; filter by `status`. The 100 most recent without `limit` and `cursor`; with them one page, the next in the `Link` header and `nextCursor`. A ticket with new activity moves to the front, so paging can pass it by.',
         security,
-        querystring: Type.Object({
-          status: Type.Optional(TicketStatusSchema),
-          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
-        }),
-        response: { 200: Type.Object({ tickets: Type.Array(AdminTicketSchema) }), ...adminErrors() },
+        querystring: pageQuery({ status: Type.Optional(TicketStatusSchema) }),
+        response: {
+          200: Type.Object({
+            tickets: Type.Array(AdminTicketSchema),
+            nextCursor: Type.Optional(NextCursorSchema),
+          }),
+          ...adminErrors(),
+        },
       },
     },
-    async (request) => ({
-      tickets: (await support.adminList({ status: request.query.status, limit: request.query.limit })).map(
-        toAdminTicket,
-      ),
-    }),
+    async (request, reply) => {
+      const { status } = request.query;
+      const page = ticketQueue.plan([status], request.query);
+      const rows = await support.adminList({ status, limit: page.take, after: page.after });
+      const { items, nextCursor } = page.finish(request, reply, rows);
+      return { tickets: items.map(toAdminTicket), ...(page.paged ? { nextCursor } : {}) };
+    },
   );
 
   r.post(

@@ -3,11 +3,20 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import QRCode from 'qrcode';
 import { AppError } from '../../domain/errors.js';
+import type { EsimRow } from '../../domain/orders/orders.service.js';
 import { MobileEsimSchema, presentMobileEsim } from '../shared/order-presenters.js';
+import { defineList, NextCursorSchema, pageQuery } from '../shared/pagination.js';
 import { mobileErrors } from '../shared/schemas.js';
 
 /** QR images never change for a token, but they are personal: cache only in the user's client. */
 const QR_CACHE_CONTROL = 'private, max-age=86400';
+
+/** Newest first on esims_account_list_idx; unpaged without limit/cursor (specification §4.4). */
+const esimList = defineList<EsimRow>({
+  list: 'mobile.esims',
+  key: ['date', 'string'],
+  keyOf: (e) => [e.createdAt, e.id],
+});
 
 export async function esimsRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -19,14 +28,29 @@ export async function esimsRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['eSIMs'],
         summary: 'All my eSIMs',
-        description: `Usage (dataUsage/totalVolume in MB) is read from the provider and reused for USAGE_CACHE_SECONDS (${config.usageCacheSeconds} s).`,
+        description: `Newest first. Usage (dataUsage/totalVolume in MB) is read from the provider and reused for USAGE_CACHE_SECONDS (${config.usageCacheSeconds} s). Every eSIM without \`limit\` and \`cursor\`; with them one page, the next in the \`Link\` header and \`nextCursor\`.`,
         security: [{ sessionToken: [] }, { sessionCookie: [] }],
-        response: { 200: Type.Object({ esims: Type.Array(MobileEsimSchema) }), ...mobileErrors(401, 403) },
+        querystring: pageQuery({}),
+        response: {
+          200: Type.Object({
+            esims: Type.Array(MobileEsimSchema),
+            nextCursor: Type.Optional(NextCursorSchema),
+          }),
+          ...mobileErrors(401, 403),
+        },
       },
     },
-    async (request) => {
-      const list = await orders.refreshUsage(await orders.listEsims(request.auth!.account.id));
-      return { esims: list.map((e) => presentMobileEsim(e, config.publicBaseUrl)) };
+    async (request, reply) => {
+      const accountId = request.auth!.account.id;
+      const page = esimList.plan([accountId], request.query);
+      const rows = await orders.listEsims(accountId, true, { limit: page.take, after: page.after });
+      const { items, nextCursor } = page.finish(request, reply, rows);
+      // Usage is refreshed for the page only: a long history does not mean more provider calls.
+      const list = await orders.refreshUsage(items);
+      return {
+        esims: list.map((e) => presentMobileEsim(e, config.publicBaseUrl)),
+        ...(page.paged ? { nextCursor } : {}),
+      };
     },
   );
 

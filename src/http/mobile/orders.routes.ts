@@ -1,10 +1,19 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import type { OrderRow } from '../../domain/orders/orders.service.js';
 import { MobileOrderSchema, presentMobileOrder } from '../shared/order-presenters.js';
+import { defineList, NextCursorSchema, pageQuery } from '../shared/pagination.js';
 import { mobileErrors } from '../shared/schemas.js';
 
 const security: Array<Record<string, string[]>> = [{ sessionToken: [] }, { sessionCookie: [] }];
+
+/** Newest first on orders_account_list_idx; unpaged without limit/cursor (specification §4.4). */
+export const mobileOrderList = defineList<OrderRow>({
+  list: 'mobile.orders',
+  key: ['date', 'string'],
+  keyOf: (o) => [o.createdAt, o.id],
+});
 
 export async function ordersRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -16,14 +25,29 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['Orders'],
         summary: 'My orders, newest first',
+        description:
+          'Every order without `limit` and `cursor`; with them one page, the next in the `Link` header and `nextCursor`.',
         security,
-        response: { 200: Type.Object({ orders: Type.Array(MobileOrderSchema) }), ...mobileErrors(401, 403) },
+        querystring: pageQuery({}),
+        response: {
+          200: Type.Object({
+            orders: Type.Array(MobileOrderSchema),
+            nextCursor: Type.Optional(NextCursorSchema),
+          }),
+          ...mobileErrors(401, 403),
+        },
       },
     },
-    async (request) => {
-      const { orders: list } = await orders.listOrders(request.auth!.account.id);
-      const esimIds = await orders.esimIdsByOrder(list);
-      return { orders: list.map((o) => presentMobileOrder(o, esimIds.get(o.id) ?? [])) };
+    async (request, reply) => {
+      const accountId = request.auth!.account.id;
+      const page = mobileOrderList.plan([accountId], request.query);
+      const { orders: rows } = await orders.listOrders(accountId, { limit: page.take, after: page.after });
+      const { items, nextCursor } = page.finish(request, reply, rows);
+      const esimIds = await orders.esimIdsByOrder(items);
+      return {
+        orders: items.map((o) => presentMobileOrder(o, esimIds.get(o.id) ?? [])),
+        ...(page.paged ? { nextCursor } : {}),
+      };
     },
   );
 

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../domain/errors.js';
 import { TICKET_CATEGORIES, TICKET_STATUSES, type TicketView } from '../../domain/support/support.service.js';
+import { defineList, NextCursorSchema, pageQuery } from '../shared/pagination.js';
 import { IsoDate, mobileErrors, Nullable } from '../shared/schemas.js';
 
 /** At least one non-space character: a blank subject or message is not a ticket. */
@@ -45,6 +46,13 @@ const CustomerTicketSchema = Type.Object(
 );
 
 const TicketEnvelope = Type.Object({ ticket: CustomerTicketSchema });
+
+/** Last activity first (updated_at, id); unpaged without limit/cursor (specification §4.5). */
+const ticketList = defineList<TicketView>({
+  list: 'mobile.support.tickets',
+  key: ['date', 'string'],
+  keyOf: (t) => [t.updatedAt, t.id],
+});
 const security: Array<Record<string, string[]>> = [{ sessionToken: [] }, { sessionCookie: [] }];
 
 function toCustomerTicket(ticket: TicketView) {
@@ -77,14 +85,27 @@ export async function supportRoutes(app: FastifyInstance): Promise<void> {
         tags: ['Support'],
         summary: 'List my tickets',
         description:
-          'The caller’s tickets, most recent activity first, each with its full thread (oldest first).',
+          'The caller’s tickets, most recent activity first, each with its full thread (oldest first). ' +
+          'Every ticket without `limit` and `cursor`; with them one page, the next in the `Link` header and ' +
+          '`nextCursor`. A ticket with new activity moves to the front, so while paging it may be seen again or not at all.',
         security,
-        response: { 200: Type.Object({ tickets: Type.Array(CustomerTicketSchema) }), ...mobileErrors(401) },
+        querystring: pageQuery({}),
+        response: {
+          200: Type.Object({
+            tickets: Type.Array(CustomerTicketSchema),
+            nextCursor: Type.Optional(NextCursorSchema),
+          }),
+          ...mobileErrors(401),
+        },
       },
     },
-    async (request) => ({
-      tickets: (await support.listForAccount(request.auth!.account.id)).map(toCustomerTicket),
-    }),
+    async (request, reply) => {
+      const accountId = request.auth!.account.id;
+      const page = ticketList.plan([accountId], request.query);
+      const rows = await support.listForAccount(accountId, { limit: page.take, after: page.after });
+      const { items, nextCursor } = page.finish(request, reply, rows);
+      return { tickets: items.map(toCustomerTicket), ...(page.paged ? { nextCursor } : {}) };
+    },
   );
 
   r.post(

@@ -1,9 +1,26 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { TRANSACTIONS_DEFAULT_LIMIT, TRANSACTIONS_MAX_LIMIT } from '../../domain/wallet/wallet.service.js';
+import {
+  TRANSACTIONS_DEFAULT_LIMIT,
+  TRANSACTIONS_MAX_LIMIT,
+  type WalletTransaction,
+} from '../../domain/wallet/wallet.service.js';
+import { defineList, NextCursorSchema, pageQuery } from '../shared/pagination.js';
 import { mobileErrors } from '../shared/schemas.js';
 import { presentWalletTransaction, WalletTransactionSchema } from '../shared/wallet-transaction.js';
+
+/**
+ * Newest first (created_at, seq) on wallet_transactions_account_list_idx. Without limit and
+ * cursor: the newest TRANSACTIONS_DEFAULT_LIMIT rows, as before paging (a Link header names the
+ * rest when there is more).
+ */
+const transactionList = defineList<WalletTransaction>({
+  list: 'mobile.wallet.transactions',
+  key: ['date', 'int'],
+  keyOf: (t) => [t.createdAt, t.seq],
+  unpagedLimit: TRANSACTIONS_DEFAULT_LIMIT,
+});
 
 /** GET /user/wallet/transactions (specification §4.4, decisions §4). */
 export async function walletRoutes(app: FastifyInstance): Promise<void> {
@@ -16,23 +33,26 @@ export async function walletRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags: ['Wallet'],
         summary: 'Wallet transaction history',
-        description: `Deposits, withdrawals, purchases and refunds of the caller's wallet, newest first. The most recent \`limit\` transactions (default ${TRANSACTIONS_DEFAULT_LIMIT}, at most ${TRANSACTIONS_MAX_LIMIT}).`,
-        querystring: Type.Object({
-          limit: Type.Integer({
-            minimum: 1,
-            maximum: TRANSACTIONS_MAX_LIMIT,
-            default: TRANSACTIONS_DEFAULT_LIMIT,
-          }),
-        }),
+        description: `Deposits, withdrawals, purchases and refunds of the caller's wallet, newest first. Without \`limit\` and \`cursor\` the newest ${TRANSACTIONS_DEFAULT_LIMIT}; with them one page of \`limit\` (1–${TRANSACTIONS_MAX_LIMIT}, default ${TRANSACTIONS_DEFAULT_LIMIT}), the next in the \`Link\` header and \`nextCursor\`.`,
+        querystring: pageQuery({}),
         response: {
-          200: Type.Object({ transactions: Type.Array(WalletTransactionSchema) }),
+          200: Type.Object({
+            transactions: Type.Array(WalletTransactionSchema),
+            nextCursor: Type.Optional(NextCursorSchema),
+          }),
           ...mobileErrors(401, 403),
         },
       },
     },
-    async (request) => {
-      const rows = await wallet.listTransactions(request.auth!.account.id, request.query.limit);
-      return { transactions: rows.map(presentWalletTransaction) };
+    async (request, reply) => {
+      const accountId = request.auth!.account.id;
+      const page = transactionList.plan([accountId], request.query);
+      const rows = await wallet.listTransactions(accountId, page.take, true, page.after);
+      const { items, nextCursor } = page.finish(request, reply, rows);
+      return {
+        transactions: items.map(presentWalletTransaction),
+        ...(page.paged ? { nextCursor } : {}),
+      };
     },
   );
 }

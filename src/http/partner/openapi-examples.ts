@@ -30,6 +30,7 @@ export const orderExamples = {
   list: {
     orders: [summary, { ...summary, id: 'ord_2Jd9Fs6Gh1Qw3Er5Ty8U', orderNumber: 'SVC-API-261121-3MZ8R1PD' }],
     hasMore: true,
+    nextCursor: 'WzE3OTU0MDk0NTIzNDUsIm9yZF8ySmQ5RnM2R2gxUXczRXI1VHk4VSJd.q3TzV8m1Xy0aBcD4eF5gH6',
   },
 };
 

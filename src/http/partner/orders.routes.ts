@@ -9,6 +9,8 @@ import {
   presentPartnerOrder,
   presentPartnerOrderSummary,
 } from '../shared/order-presenters.js';
+import type { OrderRow } from '../../domain/orders/orders.service.js';
+import { defineList, NextCursorSchema, pageQuery } from '../shared/pagination.js';
 import { errorResponse, orderExamples, partnerCommonErrors } from './openapi-examples.js';
 
 const SECURITY: Array<Record<string, string[]>> = [{ apiKey: [] }, { apiKeyHeader: [] }];
@@ -48,15 +50,23 @@ const IdempotencyHeaders = Type.Object({
   ),
 });
 
-const ListQuery = Type.Object({
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 25, description: 'Page size, 1 to 100' }),
+const ListQuery = pageQuery({
   startingAfter: Type.Optional(
     Type.String({
       minLength: 1,
       maxLength: 64,
-      description: 'Cursor: the id of the last order of the previous page. Unknown id → 400 VALIDATION_ERROR',
+      description:
+        'Older form of the cursor: the id of the last order of the previous page (not together with `cursor`). Unknown id → 400 VALIDATION_ERROR',
     }),
   ),
+});
+
+/** Newest first on orders_account_list_idx; pages of 25 by default (specification §4.6). */
+const partnerOrderList = defineList<OrderRow>({
+  list: 'partner.orders',
+  key: ['date', 'string'],
+  keyOf: (o) => [o.createdAt, o.id],
+  unpagedLimit: 25,
 });
 
 const OrderIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -65,8 +75,9 @@ const OrderListSchema = Type.Object(
   {
     orders: Type.Array(PartnerOrderSummarySchema),
     hasMore: Type.Boolean({
-      description: 'True when another page follows; pass the last id as startingAfter',
+      description: 'True when another page follows (its address is in the Link header and nextCursor)',
     }),
+    nextCursor: Type.Optional(NextCursorSchema),
   },
   { title: 'PartnerOrderList', examples: [orderExamples.list] },
 );
@@ -160,27 +171,42 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
         tags: TAGS,
         summary: 'List orders',
         description:
-          'Newest first, without eSIM data. Page with limit (default 25, max 100) and startingAfter=<last id>.',
+          'Newest first, without eSIM data, in pages of `limit` (default 25, max 100). The next page is in the ' +
+          '`Link` header and `nextCursor` (pass it as `cursor`); `startingAfter=<last id>` still works.',
         security: SECURITY,
         querystring: ListQuery,
         response: {
           200: OrderListSchema,
           400: errorResponse(
-            'limit outside 1–100, or startingAfter is not one of your orders',
+            'limit outside 1–100, a cursor that is not one of this list, or startingAfter is not one of your orders',
             'VALIDATION_ERROR',
           ),
           ...partnerCommonErrors,
         },
       },
     },
-    async (request) => {
-      const { limit, startingAfter } = request.query;
-      const page = await orders.listOrders(request.partner!.id, {
-        limit,
+    async (request, reply) => {
+      const { startingAfter, cursor } = request.query;
+      if (startingAfter !== undefined && cursor !== undefined)
+        throw new AppError('VALIDATION_ERROR', 'Send either cursor or startingAfter, not both', {
+          field: 'cursor',
+        });
+      const accountId = request.partner!.id;
+      // A test key's cursor is refused by the live list and the reverse.
+      const page = partnerOrderList.plan([accountId, request.livemode], request.query);
+      const { orders: rows } = await orders.listOrders(accountId, {
+        limit: page.take,
+        after: page.after,
         startingAfter,
         livemode: request.livemode,
       });
-      return { orders: page.orders.map(presentPartnerOrderSummary), hasMore: page.hasMore };
+      const { items, nextCursor } = page.finish(request, reply, rows);
+      return {
+        orders: items.map(presentPartnerOrderSummary),
+        hasMore: nextCursor !== null,
+        // Present when the request was paged (limit or cursor): the answer without them is unchanged.
+        ...(page.paged ? { nextCursor } : {}),
+      };
     },
   );
 

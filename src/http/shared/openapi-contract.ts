@@ -369,6 +369,13 @@ const HEADERS: Record<string, Json> = {
     schema: { type: 'string', enum: ['true', 'false'] },
     example: 'true',
   },
+  Link: {
+    description:
+      'Cursor pagination (lists with `limit` and `cursor`): `<URL>; rel="next"`, the same root-relative URL with the next page\'s `cursor`. Absent on the last page.',
+    schema: { type: 'string' },
+    example:
+      '</api/v1/user/orders?limit=25&cursor=WzE3OTU0MDk0NTIzNDUsIm9yZF84SGMzIl0.q3TzV8m1Xy0aBcD4eF5gH6>; rel="next"',
+  },
   ETag: {
     description: 'Version of the catalog response; send it back as If-None-Match to get 304.',
     schema: { type: 'string' },
@@ -382,6 +389,8 @@ function addResponseHeaders(surface: Surface, operation: Json): void {
   const responses = (operation.responses ?? {}) as Responses;
   const limited = surface === 'partner' || '429' in responses;
   const hasNotModified = '304' in responses;
+  // Every list with a `cursor` parameter names its next page in Link (src/http/shared/pagination.ts).
+  const paged = ((operation.parameters ?? []) as Json[]).some((p) => p.in === 'query' && p.name === 'cursor');
   for (const [status, response] of Object.entries(responses)) {
     const headers = { ...((response.headers as Json | undefined) ?? {}) };
     headers['X-Request-Id'] = headerRef('RequestId');
@@ -394,6 +403,7 @@ function addResponseHeaders(surface: Surface, operation: Json): void {
     if (status === '429') headers['Retry-After'] = headerRef('RetryAfter');
     if (surface === 'partner' && status !== '401') headers['x-livemode'] = headerRef('Livemode');
     if (hasNotModified && (status === '200' || status === '304')) headers.ETag = headerRef('ETag');
+    if (paged && status === '200') headers.Link = headerRef('Link');
     response.headers = headers;
   }
   if (hasNotModified) {

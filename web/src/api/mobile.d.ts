@@ -348,7 +348,7 @@ export interface paths {
         };
         /**
          * List my tickets
-         * @description The caller’s tickets, most recent activity first, each with its full thread (oldest first).
+         * @description The caller’s tickets, most recent activity first, each with its full thread (oldest first). Every ticket without `limit` and `cursor`; with them one page, the next in the `Link` header and `nextCursor`. A ticket with new activity moves to the front, so while paging it may be seen again or not at all.
          */
         get: operations["listTickets"];
         put?: never;
@@ -472,7 +472,7 @@ export interface paths {
         };
         /**
          * All my eSIMs
-         * @description Usage (dataUsage/totalVolume in MB) is read from the provider and reused for USAGE_CACHE_SECONDS (60 s).
+         * @description Newest first. Usage (dataUsage/totalVolume in MB) is read from the provider and reused for USAGE_CACHE_SECONDS (60 s). Every eSIM without `limit` and `cursor`; with them one page, the next in the `Link` header and `nextCursor`.
          */
         get: operations["listEsims"];
         put?: never;
@@ -490,7 +490,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** My orders, newest first */
+        /**
+         * My orders, newest first
+         * @description Every order without `limit` and `cursor`; with them one page, the next in the `Link` header and `nextCursor`.
+         */
         get: operations["listOrders"];
         put?: never;
         post?: never;
@@ -577,7 +580,7 @@ export interface paths {
         };
         /**
          * Wallet transaction history
-         * @description Deposits, withdrawals, purchases and refunds of the caller's wallet, newest first. The most recent `limit` transactions (default 50, at most 200).
+         * @description Deposits, withdrawals, purchases and refunds of the caller's wallet, newest first. Without `limit` and `cursor` the newest 50; with them one page of `limit` (1–100, default 50), the next in the `Link` header and `nextCursor`.
          */
         get: operations["listWalletTransactions"];
         put?: never;
@@ -801,6 +804,7 @@ export interface components {
         /** EsimList */
         EsimList: {
             esims: components["schemas"]["Esim"][];
+            nextCursor?: string | null;
         };
         /** EsimStatus */
         EsimStatus: "PENDING" | "ACTIVE" | "DEPLETED" | "EXPIRED" | "CANCELLED";
@@ -846,6 +850,7 @@ export interface components {
         };
         /** ListTicketsResponse */
         ListTicketsResponse: {
+            nextCursor?: string | null;
             tickets: components["schemas"]["SupportTicket"][];
         };
         /** ListUserApiKeysResponse */
@@ -871,6 +876,7 @@ export interface components {
         };
         /** ListWalletTransactionsResponse */
         ListWalletTransactionsResponse: {
+            nextCursor?: string | null;
             transactions: components["schemas"]["WalletTransaction"][];
         };
         /** LoginRequest */
@@ -936,6 +942,7 @@ export interface components {
         };
         /** OrderList */
         OrderList: {
+            nextCursor?: string | null;
             orders: components["schemas"]["Order"][];
         };
         /** OrderStatus */
@@ -1167,6 +1174,11 @@ export interface components {
          * @example W/"42-1f3a9c0d"
          */
         ETag: string;
+        /**
+         * @description Cursor pagination (lists with `limit` and `cursor`): `<URL>; rel="next"`, the same root-relative URL with the next page's `cursor`. Absent on the last page.
+         * @example </api/v1/user/orders?limit=25&cursor=WzE3OTU0MDk0NTIzNDUsIm9yZF84SGMzIl0.q3TzV8m1Xy0aBcD4eF5gH6>; rel="next"
+         */
+        Link: string;
         /**
          * @description Requests allowed in the current one-minute window of the budget this request spent.
          * @example 120
@@ -2319,7 +2331,12 @@ export interface operations {
     };
     listTickets: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Opaque cursor of the next page, from `nextCursor` or the `Link` header of the previous page. Only valid for the list (and filters) it came from; anything else → 400 VALIDATION_ERROR. */
+                cursor?: string;
+                /** @description Page size, 1 to 100. With `limit` (or `cursor`) the answer is one page; the next one is in the `Link` header (and `nextCursor`). */
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2329,6 +2346,7 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -2764,7 +2782,12 @@ export interface operations {
     };
     listEsims: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Opaque cursor of the next page, from `nextCursor` or the `Link` header of the previous page. Only valid for the list (and filters) it came from; anything else → 400 VALIDATION_ERROR. */
+                cursor?: string;
+                /** @description Page size, 1 to 100. With `limit` (or `cursor`) the answer is one page; the next one is in the `Link` header (and `nextCursor`). */
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2774,6 +2797,7 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -2825,7 +2849,12 @@ export interface operations {
     };
     listOrders: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Opaque cursor of the next page, from `nextCursor` or the `Link` header of the previous page. Only valid for the list (and filters) it came from; anything else → 400 VALIDATION_ERROR. */
+                cursor?: string;
+                /** @description Page size, 1 to 100. With `limit` (or `cursor`) the answer is one page; the next one is in the `Link` header (and `nextCursor`). */
+                limit?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2835,6 +2864,7 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -3186,6 +3216,9 @@ export interface operations {
     listWalletTransactions: {
         parameters: {
             query?: {
+                /** @description Opaque cursor of the next page, from `nextCursor` or the `Link` header of the previous page. Only valid for the list (and filters) it came from; anything else → 400 VALIDATION_ERROR. */
+                cursor?: string;
+                /** @description Page size, 1 to 100. With `limit` (or `cursor`) the answer is one page; the next one is in the `Link` header (and `nextCursor`). */
                 limit?: number;
             };
             header?: never;
@@ -3197,6 +3230,7 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    Link: components["headers"]["Link"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };

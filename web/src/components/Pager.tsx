@@ -35,3 +35,27 @@ export function Pager({
     </nav>
   );
 }
+
+/**
+ * "Load more" for lists the API pages with cursors (the next page comes from its `nextCursor`):
+ * shown while another page exists, in the pager's place and look.
+ */
+export function LoadMore({
+  hasMore,
+  loading,
+  onMore,
+}: {
+  hasMore: boolean;
+  loading: boolean;
+  onMore: () => void;
+}) {
+  const { t } = useI18n();
+  if (!hasMore) return null;
+  return (
+    <nav className="pager" aria-label={t('pager.label')}>
+      <button type="button" className="button small" disabled={loading} onClick={onMore}>
+        {loading ? t('common.loading') : t('pager.more')}
+      </button>
+    </nav>
+  );
+}

@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, unwrap } from '../api/client';
 import type { Order } from '../api/types';
 import { EsimCard } from '../components/EsimCard';
 import { FormError } from '../components/FormError';
 import { OrderStatus } from '../components/OrderStatus';
-import { Pager, usePage } from '../components/Pager';
+import { LoadMore, PAGE_SIZE } from '../components/Pager';
+import { useCursorList } from '../lib/cursor-list';
 import { useI18n, type MessageKey } from '../i18n';
 import { orderForReference } from '../lib/checkout';
 import { formatDateTime, formatMoney } from '../lib/format';
@@ -64,15 +64,26 @@ export function OrdersTable({ orders, caption }: { orders: Order[]; caption: str
 function OrderList({ returned }: { returned: boolean }) {
   const { t } = useI18n();
   useTitle(t('orders.title'));
-  const orders = useQuery({
-    queryKey: ['orders'],
-    queryFn: () => unwrap(api.GET('/api/v1/user/orders')),
+  // Pages of PAGE_SIZE from the API's cursors ("Load more"); the key lives under ['orders'].
+  const {
+    query: orders,
+    items: list,
+    hasMore,
+    loadingMore,
+    loadMore,
+  } = useCursorList(
+    ['orders', 'pages'],
+    async (cursor) => {
+      const page = await unwrap(
+        api.GET('/api/v1/user/orders', {
+          params: { query: { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) } },
+        }),
+      );
+      return { items: page.orders, nextCursor: page.nextCursor ?? null };
+    },
     // Coming back from a payment page without a known order: keep the list fresh for a while.
-    refetchInterval: returned ? 2000 : false,
-  });
-  const list = orders.data?.orders ?? [];
-  const [page, setPage] = useState(0);
-  const shown = usePage(list, page);
+    { refetchInterval: returned ? 2000 : false },
+  );
   return (
     <div className="container">
       <h1>{t('orders.title')}</h1>
@@ -88,8 +99,8 @@ function OrderList({ returned }: { returned: boolean }) {
       ) : null}
       {list.length > 0 ? (
         <>
-          <OrdersTable orders={shown} caption={t('orders.title')} />
-          <Pager page={page} total={list.length} onPage={setPage} />
+          <OrdersTable orders={list} caption={t('orders.title')} />
+          <LoadMore hasMore={hasMore} loading={loadingMore} onMore={loadMore} />
         </>
       ) : null}
     </div>

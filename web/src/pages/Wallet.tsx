@@ -1,17 +1,15 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { FormError } from '../components/FormError';
-import { Pager, usePage } from '../components/Pager';
+import { LoadMore, PAGE_SIZE } from '../components/Pager';
 import { TopUpForm } from '../components/TopUpForm';
 import { useI18n, type MessageKey } from '../i18n';
 import { formatDateTime, formatMoney, formatSignedMoney } from '../lib/format';
+import { useCursorList } from '../lib/cursor-list';
 import { ME_KEY, useMe } from '../lib/session';
 import { useTitle } from '../lib/title';
-
-/** The API returns the newest 200 transactions at most; the page shows them 10 at a time. */
-const HISTORY_LIMIT = 200;
 
 export default function Wallet() {
   const { t, language } = useI18n();
@@ -20,10 +18,20 @@ export default function Wallet() {
   const client = useQueryClient();
   const [params] = useSearchParams();
   const returned = params.get('topup');
-  const transactions = useQuery({
-    queryKey: ['transactions'],
-    queryFn: () =>
-      unwrap(api.GET('/api/v1/user/wallet/transactions', { params: { query: { limit: HISTORY_LIMIT } } })),
+  // Pages of PAGE_SIZE from the API's cursors ("Load more").
+  const {
+    query: transactions,
+    items: list,
+    hasMore,
+    loadingMore,
+    loadMore,
+  } = useCursorList(['transactions', 'pages'], async (cursor) => {
+    const page = await unwrap(
+      api.GET('/api/v1/user/wallet/transactions', {
+        params: { query: { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) } },
+      }),
+    );
+    return { items: page.transactions, nextCursor: page.nextCursor ?? null };
   });
   // Back from a payment page: the credit arrives by webhook, so look again.
   useEffect(() => {
@@ -32,9 +40,6 @@ export default function Wallet() {
       void client.invalidateQueries({ queryKey: ['transactions'] });
     }
   }, [returned, client]);
-  const [page, setPage] = useState(0);
-  const list = transactions.data?.transactions ?? [];
-  const shown = usePage(list, page);
   const balance = me.data?.walletBalance ?? 0;
 
   return (
@@ -82,7 +87,7 @@ export default function Wallet() {
                   </tr>
                 </thead>
                 <tbody>
-                  {shown.map((tx) => (
+                  {list.map((tx) => (
                     <tr key={tx.id}>
                       <td>{formatDateTime(tx.createdAt, language)}</td>
                       <td>{t(`wallet.kind.${tx.kind}` as MessageKey)}</td>
@@ -102,7 +107,7 @@ export default function Wallet() {
                 </tbody>
               </table>
             </div>
-            <Pager page={page} total={list.length} onPage={setPage} />
+            <LoadMore hasMore={hasMore} loading={loadingMore} onMore={loadMore} />
           </>
         ) : null}
       </section>
