@@ -126,6 +126,7 @@ export function createContainer(deps: ContainerDeps) {
     markupPercent: config.catalog.markupPercent,
     syncIntervalMinutes: config.catalog.syncIntervalMinutes,
     onSyncError: (error) => log.warn({ err: error.message }, 'catalog sync failed'),
+    notifications: database.notifications,
   });
   jobHandlers['catalog.sync'] = catalog.syncJob;
   const worker = createWorker({

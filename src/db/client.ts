@@ -4,6 +4,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { pgNotifications, type Notifications } from './notifications.js';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
@@ -25,6 +26,8 @@ export interface Database {
   ping(): Promise<void>;
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /** Change notifications between instances (LISTEN/NOTIFY on PostgreSQL, in-process on PGlite). */
+  notifications: Notifications;
   /** Connection pool use (PostgreSQL only; PGlite has one in-process connection). */
   poolStats?(): { total: number; idle: number; waiting: number; max: number };
 }
@@ -67,10 +70,12 @@ function openPostgres(url: string, max: number, connectTimeoutMs: number): Datab
     client.on('error', () => undefined);
   });
   const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const notifications = pgNotifications({ connectionString: url, connectTimeoutMs });
   let closed = false;
   return {
     db,
     kind: 'postgres',
+    notifications,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
     ping: async () => {
       await db.execute(sql`select 1`);
@@ -94,6 +99,7 @@ function openPostgres(url: string, max: number, connectTimeoutMs: number): Datab
     close: async () => {
       if (closed) return;
       closed = true;
+      await notifications.close();
       await pool.end();
     },
   };

@@ -128,6 +128,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.addHook('onClose', async () => {
     await container.worker.stop();
+    await container.catalog.close();
     container.redis?.disconnect();
     if (ownsDatabase) await database.close();
   });
