@@ -6,10 +6,13 @@ export interface Scenario {
   url: string;
   method?: 'GET' | 'POST';
   body?: string;
+  headers?: Record<string, string>;
   /** Credentials rotated request by request (one partner per key). */
   apiKeys?: string[];
-  /** Process whose RSS is sampled while the scenario runs. */
+  /** Process (tree) whose RSS is sampled while the scenario runs. */
   pid: number;
+  /** Overrides the run's connection count (mixed load splits it between scenarios). */
+  connections?: number;
 }
 
 export interface LoadSettings {
@@ -39,7 +42,7 @@ function autocannonOptions(scenario: Scenario, connections: number, duration: nu
     duration,
     method: scenario.method ?? 'GET',
     body: scenario.body,
-    headers: scenario.body ? { 'content-type': 'application/json' } : {},
+    headers: { ...(scenario.body ? { 'content-type': 'application/json' } : {}), ...scenario.headers },
     requests:
       keys.length > 0
         ? [
@@ -54,18 +57,9 @@ function autocannonOptions(scenario: Scenario, connections: number, duration: nu
   };
 }
 
-/** Warm-up run (discarded), then the measured run with the server's RSS sampled throughout. */
-export async function runScenario(scenario: Scenario, settings: LoadSettings): Promise<ScenarioResult> {
-  if (settings.warmupSeconds > 0) {
-    await autocannon(autocannonOptions(scenario, settings.connections, settings.warmupSeconds));
-  }
-  const sampler = sampleRss(scenario.pid);
-  const result = await autocannon(
-    autocannonOptions(scenario, settings.connections, settings.durationSeconds),
-  );
-  const peakRssMb = sampler.stop();
+function summarize(name: string, result: autocannon.Result, peakRssMb: number): ScenarioResult {
   return {
-    name: scenario.name,
+    name,
     requestsPerSecond: Math.round(result.requests.average),
     latencyP50Ms: result.latency.p50,
     latencyP99Ms: result.latency.p99,
@@ -75,4 +69,31 @@ export async function runScenario(scenario: Scenario, settings: LoadSettings): P
     non2xx: result.non2xx,
     peakRssMb: Math.round(peakRssMb),
   };
+}
+
+/** Warm-up run (discarded), then the measured run with the server's RSS sampled throughout. */
+export async function runScenario(scenario: Scenario, settings: LoadSettings): Promise<ScenarioResult> {
+  const connections = scenario.connections ?? settings.connections;
+  if (settings.warmupSeconds > 0) {
+    await autocannon(autocannonOptions(scenario, connections, settings.warmupSeconds));
+  }
+  const sampler = sampleRss(scenario.pid);
+  const result = await autocannon(autocannonOptions(scenario, connections, settings.durationSeconds));
+  return summarize(scenario.name, result, sampler.stop());
+}
+
+/** Several scenarios at the same time (no warm-up), RSS of `pid`'s tree sampled throughout. */
+export async function runTogether(
+  scenarios: Scenario[],
+  settings: LoadSettings,
+  pid: number,
+): Promise<{ results: ScenarioResult[]; peakRssMb: number }> {
+  const sampler = sampleRss(pid);
+  const raw = await Promise.all(
+    scenarios.map((s) =>
+      autocannon(autocannonOptions(s, s.connections ?? settings.connections, settings.durationSeconds)),
+    ),
+  );
+  const peakRssMb = sampler.stop();
+  return { results: raw.map((r, i) => summarize(scenarios[i]!.name, r, peakRssMb)), peakRssMb };
 }
