@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchModule, BenchRow } from './harness.js';
 import { ratioRow } from './harness.js';
-import { runScenario } from './load.js';
+import { runPair } from './load.js';
 import { startChild } from './processes.js';
 
 /**
@@ -34,26 +34,22 @@ export const catalogModule: BenchModule = {
       writeFileSync(file, Buffer.from(await captured.arrayBuffer()));
       const contentType = captured.headers.get('content-type') ?? 'application/json';
       const bare = await startChild('./bare-server.ts', { port: ctx.nextPort(), args: [file, contentType] });
-      let reference;
       try {
-        ctx.log(`${ctx.database}: bare node:http for ${endpoint.path} …`);
-        reference = await runScenario(
+        ctx.log(`${ctx.database}: ${endpoint.name} and bare node:http, ${ctx.rounds} rounds …`);
+        const { reference, result } = await runPair(
           {
             name: 'bare node:http, same bytes',
             url: `http://127.0.0.1:${bare.port}/`,
             pid: bare.process.pid!,
           },
+          { name: endpoint.name, url, headers, pid: ctx.service.process.pid! },
           ctx.settings,
+          ctx.rounds,
         );
+        rows.push(ratioRow(endpoint.name, ctx, result, reference, MIN_CATALOG_RATIO));
       } finally {
         await bare.stop();
       }
-      ctx.log(`${ctx.database}: ${endpoint.name} …`);
-      const result = await runScenario(
-        { name: endpoint.name, url, headers, pid: ctx.service.process.pid! },
-        ctx.settings,
-      );
-      rows.push(ratioRow(endpoint.name, ctx, result, reference, MIN_CATALOG_RATIO));
     }
     return rows;
   },

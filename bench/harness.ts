@@ -26,6 +26,8 @@ export interface BenchRow {
 export interface BenchContext {
   database: BenchDatabaseKind;
   settings: LoadSettings;
+  /** Interleaved rounds of a scenario and its reference (runPair). */
+  rounds: number;
   /** The service under test, running (`node dist/main.js`). */
   service: ServiceProcess;
   seed: BenchSeed;

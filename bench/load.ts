@@ -97,3 +97,48 @@ export async function runTogether(
   const peakRssMb = sampler.stop();
   return { results: raw.map((r, i) => summarize(scenarios[i]!.name, r, peakRssMb)), peakRssMb };
 }
+
+function combine(name: string, runs: ScenarioResult[]): ScenarioResult {
+  const sorted = (pick: (r: ScenarioResult) => number) => runs.map(pick).sort((a, b) => a - b);
+  const sum = (pick: (r: ScenarioResult) => number) => runs.reduce((s, r) => s + pick(r), 0);
+  return {
+    name,
+    requestsPerSecond: Math.round(sum((r) => r.requestsPerSecond) / runs.length),
+    latencyP50Ms: sorted((r) => r.latencyP50Ms)[Math.floor(runs.length / 2)]!,
+    latencyP99Ms: Math.max(...runs.map((r) => r.latencyP99Ms)),
+    requests: sum((r) => r.requests),
+    errors: sum((r) => r.errors),
+    timeouts: sum((r) => r.timeouts),
+    non2xx: sum((r) => r.non2xx),
+    peakRssMb: Math.max(...runs.map((r) => r.peakRssMb)),
+  };
+}
+
+/**
+ * A scenario and its reference, interleaved so that a change of the machine's load hits both:
+ * one warm-up each, then `rounds` rounds alternating the order (reference, scenario; scenario,
+ * reference; …). req/s is the mean over rounds, p50 the median, p99 the worst.
+ */
+export async function runPair(
+  reference: Scenario,
+  scenario: Scenario,
+  settings: LoadSettings,
+  rounds: number,
+): Promise<{ reference: ScenarioResult; result: ScenarioResult }> {
+  const measured = { ...settings, warmupSeconds: 0 };
+  if (settings.warmupSeconds > 0) {
+    for (const s of [reference, scenario]) {
+      await autocannon(autocannonOptions(s, s.connections ?? settings.connections, settings.warmupSeconds));
+    }
+  }
+  const refs: ScenarioResult[] = [];
+  const runs: ScenarioResult[] = [];
+  for (let i = 0; i < Math.max(1, rounds); i++) {
+    const order = i % 2 === 0 ? (['ref', 'run'] as const) : (['run', 'ref'] as const);
+    for (const which of order) {
+      if (which === 'ref') refs.push(await runScenario(reference, measured));
+      else runs.push(await runScenario(scenario, measured));
+    }
+  }
+  return { reference: combine(reference.name, refs), result: combine(scenario.name, runs) };
+}

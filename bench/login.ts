@@ -1,6 +1,6 @@
 import type { BenchModule } from './harness.js';
 import { ratioRow } from './harness.js';
-import { runScenario } from './load.js';
+import { runPair } from './load.js';
 import { startChild } from './processes.js';
 
 export const MIN_LOGIN_RATIO = 0.9;
@@ -19,10 +19,9 @@ export const loginModule: BenchModule = {
       args: [hashFile],
       env: { ...process.env, BENCH_PASSWORD: password },
     });
-    let reference;
     try {
-      ctx.log(`${ctx.database}: argon2id verify reference …`);
-      reference = await runScenario(
+      ctx.log(`${ctx.database}: POST /auth/login and argon2id verify, ${ctx.rounds} rounds …`);
+      const { reference, result } = await runPair(
         {
           name: 'node:http + argon2id verify',
           url: `http://127.0.0.1:${argon.port}/`,
@@ -30,22 +29,19 @@ export const loginModule: BenchModule = {
           body,
           pid: argon.process.pid!,
         },
+        {
+          name: 'POST /auth/login',
+          url: `${ctx.service.base}/api/v1/auth/login`,
+          method: 'POST',
+          body,
+          pid: ctx.service.process.pid!,
+        },
         ctx.settings,
+        ctx.rounds,
       );
+      return [ratioRow('Mobile POST /auth/login', ctx, result, reference, MIN_LOGIN_RATIO)];
     } finally {
       await argon.stop();
     }
-    ctx.log(`${ctx.database}: POST /auth/login …`);
-    const result = await runScenario(
-      {
-        name: 'POST /auth/login',
-        url: `${ctx.service.base}/api/v1/auth/login`,
-        method: 'POST',
-        body,
-        pid: ctx.service.process.pid!,
-      },
-      ctx.settings,
-    );
-    return [ratioRow('Mobile POST /auth/login', ctx, result, reference, MIN_LOGIN_RATIO)];
   },
 };

@@ -14,7 +14,7 @@
  *    node:http serving the same bytes, argon2id verify loop, …) under the same load.
  *
  * Knobs: BENCH_CONNECTIONS (32), BENCH_DURATION seconds (5), BENCH_WARMUP seconds (2),
- * BENCH_PARTNERS (64), BENCH_STARTS (3), BENCH_PORT_BASE (4600: the service and the references
+ * BENCH_ROUNDS (2: a scenario and its reference alternate, ABBA), BENCH_PARTNERS (64), BENCH_STARTS (3), BENCH_PORT_BASE (4600: the service and the references
  * use ports BASE…BASE+99), BENCH_REDIS_URL (unset = in-process rate-limit counters),
  * BENCH_MODULES (comma list of module names, default all).
  * Writes bench/results/latest.json and latest.md.
@@ -58,6 +58,7 @@ const settings: LoadSettings = {
 };
 const partnerCount = intEnv('BENCH_PARTNERS', 64);
 const starts = Math.max(1, intEnv('BENCH_STARTS', 3));
+const rounds = Math.max(1, intEnv('BENCH_ROUNDS', 2));
 const portBase = intEnv('BENCH_PORT_BASE', 4600);
 const databases = (process.env.BENCH_DATABASES ?? 'postgresql,pglite')
   .split(',')
@@ -117,7 +118,7 @@ async function benchDatabase(database: BenchDatabaseKind): Promise<BenchRow[]> {
         target: `< ${RSS_TARGET_MB[database]} MB`,
         pass: idle < RSS_TARGET_MB[database],
       });
-      const ctx: BenchContext = { database, settings, service: running, seed, nextPort, tmpDir, log };
+      const ctx: BenchContext = { database, settings, rounds, service: running, seed, nextPort, tmpDir, log };
       for (const module of MODULES) {
         if (selected && !selected.includes(module.name)) continue;
         rows.push(...(await module.run(ctx)));
