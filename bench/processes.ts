@@ -1,34 +1,29 @@
-import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export interface ChildServer {
   process: ChildProcess;
   port: number;
-  /** Everything the child reported with its port (a seeding child also reports what it made). */
-  message: Record<string, unknown>;
+  /** The first IPC message of the child (what it reported when it listened). */
+  message?: unknown;
   stop(): Promise<void>;
 }
 
 /**
- * Starts a bench/*.ts entry in its own Node process (through tsx, as `npm start` does), so that
- * its memory is measured apart from the load generator. Resolves once it reports its port.
+ * Starts a bench/*.ts reference server (bare node:http, argon2 loop) in its own Node process,
+ * so that its memory and CPU are apart from the load generator. It listens on `port`.
  */
 export function startChild(
   entry: string,
-  options: { args?: string[]; env?: NodeJS.ProcessEnv } = {},
+  options: { port?: number; args?: string[]; env?: NodeJS.ProcessEnv },
 ): Promise<ChildServer> {
   const script = fileURLToPath(new URL(entry, import.meta.url));
-  const child = fork(script, options.args ?? [], {
+  // Without a port the child picks one and reports it in its first IPC message ({ port, … }).
+  const portArgs = options.port === undefined ? [] : [String(options.port)];
+  const child = fork(script, [...portArgs, ...(options.args ?? [])], {
     env: options.env ?? process.env,
-    // BENCH_CPU_PROF_DIR: every child writes a V8 CPU profile there when it exits.
-    execArgv: [
-      '--import',
-      'tsx',
-      ...(process.env.BENCH_CPU_PROF_DIR
-        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`]
-        : []),
-    ],
+    execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
@@ -36,23 +31,70 @@ export function startChild(
       reject(new Error(`${entry} exited with code ${code} before listening`));
     child.once('exit', onExit);
     child.once('error', reject);
-    child.once('message', (message) => {
+    child.once('message', (message: unknown) => {
       child.off('exit', onExit);
-      const port = (message as { port: number }).port;
+      const reported = (message as { port?: number } | null)?.port;
       resolve({
         process: child,
-        port,
-        message: message as Record<string, unknown>,
+        port: options.port ?? reported ?? 0,
+        message,
         stop: () => stopChild(child),
       });
     });
   });
 }
 
+export interface ServiceProcess {
+  process: ChildProcess;
+  port: number;
+  base: string;
+  /** Milliseconds from spawn to the first GET /ready answering 200. */
+  startMs: number;
+  stop(): Promise<void>;
+}
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+/**
+ * The service as `npm start` runs it: `node dist/main.js` (compiled), configured only through the
+ * environment, on `port`. Resolves once GET /ready answers 200.
+ */
+export async function startService(
+  env: NodeJS.ProcessEnv,
+  port: number,
+  nodeArgs: string[] = [],
+): Promise<ServiceProcess> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [...nodeArgs, 'dist/main.js'], {
+    cwd: ROOT,
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}` },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  let exited: number | null | undefined;
+  child.once('exit', (code) => (exited = code));
+  const base = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (exited !== undefined) throw new Error(`service exited with code ${exited} before it was ready`);
+    try {
+      const res = await fetch(`${base}/ready`);
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() - started > 120_000) {
+      child.kill('SIGKILL');
+      throw new Error('service not ready after 120 s');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const startMs = Math.round(performance.now() - started);
+  return { process: child, port, base, startMs, stop: () => stopChild(child) };
+}
+
 function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
     child.once('exit', () => {
       clearTimeout(timer);
       resolve();
@@ -67,22 +109,54 @@ function statusFieldMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   return kb ? Number(kb) / 1024 : Number.NaN;
 }
 
-/** Resident set size of a process in MB, from /proc (Linux). */
-export function rssMb(pid: number): number {
-  return statusFieldMb(pid, 'VmRSS');
+/** `pid` and all its descendants (Linux /proc). */
+export function processTree(pid: number): number[] {
+  const parents = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const list = parents.get(ppid) ?? [];
+      list.push(Number(entry));
+      parents.set(ppid, list);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) tree.push(...(parents.get(tree[i]!) ?? []));
+  return tree;
 }
 
-/** The highest RSS a process has had since it started (the kernel's high-water mark), in MB. */
-export function peakRssMb(pid: number): number {
-  return statusFieldMb(pid, 'VmHWM');
+function sumOverTree(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  let total = 0;
+  for (const p of processTree(pid)) {
+    try {
+      total += statusFieldMb(p, field);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
 }
 
-/** Samples a process's RSS every `intervalMs` until stopped; returns the highest sample. */
+/** Resident set size of a process tree in MB. */
+export function treeRssMb(pid: number): number {
+  return sumOverTree(pid, 'VmRSS');
+}
+
+/** Sum of the kernel's RSS high-water marks over a process tree (each process's peak), in MB. */
+export function treePeakRssMb(pid: number): number {
+  return sumOverTree(pid, 'VmHWM');
+}
+
+/** Samples a process tree's RSS every `intervalMs` until stopped; returns the highest sample. */
 export function sampleRss(pid: number, intervalMs = 100): { stop(): number } {
-  let peak = rssMb(pid);
+  let peak = treeRssMb(pid);
   const timer = setInterval(() => {
     try {
-      peak = Math.max(peak, rssMb(pid));
+      peak = Math.max(peak, treeRssMb(pid));
     } catch {
       // The process is gone; keep the peak seen so far.
     }

@@ -1,76 +1,62 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import type { LoadSettings, ScenarioResult } from './load.js';
-
-export interface Targets {
-  catalogVsBareRatio: { measured: number; target: number; met: boolean };
-  ordersP99Ms: { measured: number; target: number; met: boolean };
-  servicePeakRssMb: { measured: number; target: number; met: boolean };
-}
+import type { BenchRow } from './harness.js';
+import type { LoadSettings } from './load.js';
 
 export interface BenchReport {
   finishedAt: string;
   node: string;
   cpus: number;
-  settings: LoadSettings & { partners: number; database: string; redis: boolean };
-  /** RSS of the service right after start-up, before any load. */
-  serviceIdleRssMb: number;
-  results: ScenarioResult[];
-  targets: Targets;
+  /** 1, 5 and 15 minute load averages at start and end: the machine is shared. */
+  loadAverage: { start: number[]; end: number[] };
+  settings: LoadSettings & { partners: number; databases: string[]; redis: boolean };
+  rows: BenchRow[];
 }
 
-/**
- * Targets from the issue: catalog ≥ 0.9× bare node:http, orders p99 < 50 ms, RSS < 200 MB. The
- * RSS target is judged on the service's high-water mark over its whole life (start-up, warm-ups
- * and every scenario), the strictest reading.
- */
-export function evaluateTargets(
-  results: Record<'bare' | 'catalog' | 'orders', ScenarioResult>,
-  serviceLifetimePeakRssMb: number,
-): Targets {
-  const ratio = Number((results.catalog.requestsPerSecond / results.bare.requestsPerSecond).toFixed(3));
-  const peak = serviceLifetimePeakRssMb;
-  return {
-    catalogVsBareRatio: { measured: ratio, target: 0.9, met: ratio >= 0.9 },
-    ordersP99Ms: { measured: results.orders.latencyP99Ms, target: 50, met: results.orders.latencyP99Ms < 50 },
-    servicePeakRssMb: { measured: peak, target: 200, met: peak < 200 },
-  };
-}
+const dash = '–';
 
-const COLUMNS: Array<[string, (r: ScenarioResult) => string | number]> = [
-  ['scenario', (r) => r.name],
-  ['req/s', (r) => r.requestsPerSecond],
-  ['p50 ms', (r) => r.latencyP50Ms],
-  ['p99 ms', (r) => r.latencyP99Ms],
-  ['requests', (r) => r.requests],
-  ['errors', (r) => r.errors + r.timeouts],
-  ['non-2xx', (r) => r.non2xx],
-  ['peak RSS MB', (r) => r.peakRssMb],
+const COLUMNS: Array<[string, (r: BenchRow) => string]> = [
+  ['scenario', (r) => r.scenario],
+  ['db', (r) => r.database],
+  ['req/s', (r) => (r.result ? String(r.result.requestsPerSecond) : dash)],
+  ['p50 ms', (r) => (r.result ? String(r.result.latencyP50Ms) : dash)],
+  ['p99 ms', (r) => (r.result ? String(r.result.latencyP99Ms) : dash)],
+  ['RSS MB', (r) => (r.rssMb === undefined ? dash : String(r.rssMb))],
+  ['ref req/s', (r) => (r.reference ? String(r.reference.requestsPerSecond) : dash)],
+  ['ratio / value', (r) => (r.ratio !== undefined ? `${r.ratio.toFixed(2)}×` : (r.value ?? dash))],
+  ['target', (r) => r.target],
+  ['result', (r) => (r.pass === undefined ? 'report' : r.pass ? 'pass' : 'FAIL')],
+  ['errors', (r) => (r.result ? String(r.result.errors + r.result.timeouts + r.result.non2xx) : dash)],
 ];
 
-export function printTable(results: ScenarioResult[]): string {
-  const rows = [
-    COLUMNS.map(([title]) => title),
-    ...results.map((r) => COLUMNS.map(([, cell]) => String(cell(r)))),
-  ];
-  const widths = COLUMNS.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+/** One table: every scenario with its reference, ratio, target and pass/fail. */
+export function printTable(rows: BenchRow[]): string {
+  const cells = [COLUMNS.map(([title]) => title), ...rows.map((r) => COLUMNS.map(([, cell]) => cell(r)))];
+  const widths = COLUMNS.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
   const line = (row: string[]) =>
-    row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
-  return [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n');
+    row.map((cell, i) => (i <= 1 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  return [line(cells[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join(
+    '\n',
+  );
 }
 
-export function printTargets(targets: Targets): string {
-  return Object.entries(targets)
-    .map(
-      ([name, t]) =>
-        `${t.met ? 'met   ' : 'MISSED'} ${name}: ${t.measured} (target ${name === 'catalogVsBareRatio' ? '≥' : '<'} ${t.target})`,
-    )
-    .join('\n');
+/** Markdown version of the same table (docs/performance.md). */
+export function markdownTable(rows: BenchRow[]): string {
+  const header = `| ${COLUMNS.map(([t]) => t).join(' | ')} |`;
+  const rule = `| ${COLUMNS.map((_, i) => (i <= 1 ? '---' : '--:')).join(' | ')} |`;
+  return [header, rule, ...rows.map((r) => `| ${COLUMNS.map(([, cell]) => cell(r)).join(' | ')} |`)].join(
+    '\n',
+  );
 }
 
-/** Writes bench/results/latest.json (git-ignored) and returns its path. */
-export function writeReport(report: Omit<BenchReport, 'finishedAt' | 'node' | 'cpus'>): string {
+export const loadAverage = () => loadavg().map((n) => Number(n.toFixed(2)));
+
+/** Writes bench/results/<name>.json and .md (git-ignored) and returns the JSON path. */
+export function writeReport(
+  report: Omit<BenchReport, 'finishedAt' | 'node' | 'cpus'>,
+  name = 'latest',
+): string {
   const dir = fileURLToPath(new URL('./results/', import.meta.url));
   mkdirSync(dir, { recursive: true });
   const full: BenchReport = {
@@ -79,7 +65,8 @@ export function writeReport(report: Omit<BenchReport, 'finishedAt' | 'node' | 'c
     cpus: cpus().length,
     ...report,
   };
-  const file = `${dir}latest.json`;
+  const file = `${dir}${name}.json`;
   writeFileSync(file, `${JSON.stringify(full, null, 2)}\n`);
+  writeFileSync(`${dir}${name}.md`, `${markdownTable(report.rows)}\n`);
   return file;
 }

@@ -1,215 +1,162 @@
 /**
- * `npm run bench`: the Partner API under load on PostgreSQL. A script, not a test.
+ * `npm run bench`: every scenario beside its reference, in the same run, on PostgreSQL and on
+ * the default on-disk PGlite; one table at the end. A script, not a test.
  *
- * 1. Opens BENCH_DATABASE_URL, or creates (and afterwards drops) esim_bench_<ts> on the local
- *    server; migrates it, runs the start-up tasks (catalog import) and seeds funded partners.
- * 2. Starts the service as its own process (sandbox providers, worker off, LOG_LEVEL=warn,
- *    rate limits raised out of the way) and a bare node:http server answering the same bytes as
- *    GET /destinations.
- * 3. Drives each with autocannon (warm-up, then the measured run) and prints req/s, p50, p99,
- *    errors, non-2xx and the server's peak RSS; writes the same to bench/results/latest.json.
+ * For each database (BENCH_DATABASES, default "postgresql,pglite"):
+ * 1. PostgreSQL: BENCH_DATABASE_URL, or a fresh esim_bench_<ts> database on the local server
+ *    (dropped afterwards); PGlite: a fresh temporary DATA_DIR. Migrated, start-up tasks run
+ *    (catalog import), partners and a login user seeded, from this process; then closed.
+ * 2. The service is started as `npm start` runs it (`node dist/main.js`, compiled first unless
+ *    BENCH_BUILD=0), BENCH_STARTS times (median start-up to GET /ready 200 is reported), sandbox
+ *    providers, LOG_LEVEL=warn, rate limits raised out of the way; RSS of its process tree
+ *    measured idle.
+ * 3. Every module of MODULES runs its scenarios against it, each with its reference (bare
+ *    node:http serving the same bytes, argon2id verify loop, …) under the same load.
  *
- * Knobs: BENCH_CONNECTIONS (32), BENCH_DURATION seconds (10), BENCH_WARMUP seconds (3),
- * BENCH_PARTNERS (64), BENCH_REDIS_URL (unset = in-process rate-limit counters).
+ * Knobs: BENCH_CONNECTIONS (32), BENCH_DURATION seconds (5), BENCH_WARMUP seconds (2),
+ * BENCH_ROUNDS (2: a scenario and its reference alternate, ABBA), BENCH_PARTNERS (64), BENCH_STARTS (3), BENCH_PORT_BASE (4600: the service and the references
+ * use ports BASE…BASE+99), BENCH_REDIS_URL (unset = in-process rate-limit counters),
+ * BENCH_MODULES (comma list of module names, default all).
+ * Writes bench/results/latest.json and latest.md.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout } from 'node:timers/promises';
-import { loadConfig } from '../src/config/index.js';
-import { openContainer } from '../src/container.js';
-import { silentLogger } from '../src/lib/logger.js';
+import { fileURLToPath } from 'node:url';
+import { catalogModule } from './catalog.js';
 import { openBenchDatabase } from './database.js';
-import { printListsBench, runListsBench } from './lists.js';
-import { runScenario, type LoadSettings, type ScenarioResult } from './load.js';
-import { peakRssMb, rssMb, startChild, type ChildServer } from './processes.js';
-import { evaluateTargets, printTable, printTargets, writeReport } from './report.js';
-import { cheapestPlan, seedPartners, type BenchPartner } from './seed.js';
-import { printOrderTargets, runOrderScenarios, seedMobileUsers } from './orders.js';
+import type { BenchContext, BenchDatabaseKind, BenchModule, BenchRow } from './harness.js';
+import type { LoadSettings } from './load.js';
+import { loginModule } from './login.js';
+import { memoryModule, RSS_TARGET_MB } from './memory.js';
+import { startService, treeRssMb, type ServiceProcess } from './processes.js';
+import { loadAverage, printTable, writeReport } from './report.js';
+import { prepare, serviceEnv } from './prepare.js';
+
+/**
+ * Scenario modules, run in this order against each database's service. Add yours here; keep
+ * memory last (its lifetime peak covers everything before it).
+ */
+const MODULES: BenchModule[] = [catalogModule, loginModule, memoryModule];
+
+/** Start-up to healthy on PostgreSQL (PGlite: reported). */
+const START_TARGET_MS = 1500;
 
 function intEnv(name: string, fallback: number): number {
   const raw = process.env[name];
   if (!raw) return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
   return n;
 }
 
 const settings: LoadSettings = {
   connections: intEnv('BENCH_CONNECTIONS', 32),
-  durationSeconds: intEnv('BENCH_DURATION', 10),
-  warmupSeconds: Number(process.env.BENCH_WARMUP ?? 3),
+  durationSeconds: intEnv('BENCH_DURATION', 5),
+  warmupSeconds: intEnv('BENCH_WARMUP', 2),
 };
 const partnerCount = intEnv('BENCH_PARTNERS', 64);
+const starts = Math.max(1, intEnv('BENCH_STARTS', 3));
+const rounds = Math.max(1, intEnv('BENCH_ROUNDS', 2));
+const portBase = intEnv('BENCH_PORT_BASE', 4600);
+const databases = (process.env.BENCH_DATABASES ?? 'postgresql,pglite')
+  .split(',')
+  .map((d) => d.trim())
+  .filter(Boolean) as BenchDatabaseKind[];
+const selected = process.env.BENCH_MODULES?.split(',').map((m) => m.trim());
 /** Generous upper bound of orders per second, to fund every partner for the whole run. */
-const MAX_ORDERS_PER_SECOND = 5_000;
-const DRAIN_MS = 5_000;
+const MAX_ORDERS_PER_SECOND = 2_000;
 
-function serviceEnv(databaseUrl: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: 'production',
-    DATABASE_URL: databaseUrl,
-    ESIM_PROVIDER: 'sandbox',
-    CARD_PROVIDER: 'sandbox',
-    CRYPTO_PROVIDER: 'sandbox',
-    SANDBOX_ESIM_LATENCY_MS: '0',
-    WORKER_ENABLED: 'false',
-    LOG_LEVEL: 'warn',
-    PARTNER_READ_RATE_LIMIT: '10000000',
-    PARTNER_ORDER_RATE_LIMIT: '10000000',
-    REDIS_URL: process.env.BENCH_REDIS_URL,
-  };
-  delete env.ADMIN_TOKEN;
-  if (!env.REDIS_URL) delete env.REDIS_URL;
-  return env;
+let nextPortOffset = 0;
+function nextPort(): number {
+  const port = portBase + (nextPortOffset++ % 100);
+  return port;
 }
 
-async function prepare(
-  env: NodeJS.ProcessEnv,
-): Promise<{ partners: BenchPartner[]; planId: string; mobileTokens: string[] }> {
-  const container = await openContainer(loadConfig(env), { log: silentLogger });
+const log = (message: string) => process.stderr.write(`${message}\n`);
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function benchDatabase(database: BenchDatabaseKind): Promise<BenchRow[]> {
+  const tmpDir = mkdtempSync(join(tmpdir(), `esim-bench-${database}-`));
+  const pg = database === 'postgresql' ? await openBenchDatabase(process.env) : undefined;
+  const rows: BenchRow[] = [];
   try {
-    await container.startup();
-    const plan = await cheapestPlan(container);
-    const ordersPerPartner = Math.ceil(
-      ((settings.durationSeconds + settings.warmupSeconds) * MAX_ORDERS_PER_SECOND) / partnerCount,
-    );
-    const partners = await seedPartners(container, partnerCount, plan.priceCents * ordersPerPartner);
-    const mobileTokens = await seedMobileUsers(container, partnerCount, plan.priceCents * ordersPerPartner);
-    return { partners, planId: plan.id, mobileTokens };
-  } finally {
-    await container.close();
-  }
-}
-
-/** The catalog bytes the service answers, saved for the bare server to answer verbatim. */
-async function captureCatalog(base: string, key: string): Promise<{ file: string; contentType: string }> {
-  const response = await fetch(`${base}/destinations`, { headers: { 'x-api-key': key } });
-  if (response.status !== 200) throw new Error(`GET /destinations answered ${response.status}`);
-  const file = join(mkdtempSync(join(tmpdir(), 'esim-bench-')), 'destinations.json');
-  writeFileSync(file, Buffer.from(await response.arrayBuffer()));
-  return { file, contentType: response.headers.get('content-type') ?? 'application/json' };
-}
-
-async function measure(
-  service: ChildServer,
-  partners: BenchPartner[],
-  planId: string,
-): Promise<ScenarioResult[]> {
-  const base = `http://127.0.0.1:${service.port}/api/public/v1`;
-  const pid = service.process.pid!;
-  const keys = partners.map((p) => p.key);
-  const catalog = await captureCatalog(base, keys[0]!);
-  const bare = await startChild('./bare-server.ts', { args: [catalog.file, catalog.contentType] });
-  const results: ScenarioResult[] = [];
-  try {
-    results.push(
-      await runScenario(
-        { name: 'bare node:http, same bytes', url: `http://127.0.0.1:${bare.port}/`, pid: bare.process.pid! },
-        settings,
+    const env = serviceEnv(database, pg?.url ?? '', join(tmpDir, 'data'));
+    log(`${database}: migrating and seeding ${partnerCount} partners …`);
+    const seed = await prepare(env, tmpDir, {
+      partners: partnerCount,
+      ordersPerPartner: Math.ceil(
+        (8 * (settings.durationSeconds + settings.warmupSeconds) * MAX_ORDERS_PER_SECOND) / partnerCount,
       ),
-    );
+    });
+    const startTimes: number[] = [];
+    let service: ServiceProcess | undefined;
+    for (let i = 0; i < starts; i++) {
+      await service?.stop();
+      service = await startService(env, nextPort());
+      startTimes.push(service.startMs);
+    }
+    const running = service!;
+    try {
+      const startMs = median(startTimes);
+      rows.push({
+        scenario: `start-up to GET /ready 200 (median of ${starts}: ${startTimes.join(', ')} ms)`,
+        database,
+        value: `${startMs} ms`,
+        target: database === 'postgresql' ? `< ${START_TARGET_MS} ms` : 'report',
+        pass: database === 'postgresql' ? startMs < START_TARGET_MS : undefined,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const idle = Math.round(treeRssMb(running.process.pid!));
+      rows.push({
+        scenario: 'RSS idle after start-up',
+        database,
+        value: `${idle} MB`,
+        rssMb: idle,
+        target: `< ${RSS_TARGET_MB[database]} MB`,
+        pass: idle < RSS_TARGET_MB[database],
+      });
+      const ctx: BenchContext = { database, settings, rounds, service: running, seed, nextPort, tmpDir, log };
+      for (const module of MODULES) {
+        if (selected && !selected.includes(module.name)) continue;
+        rows.push(...(await module.run(ctx)));
+      }
+    } finally {
+      await running.stop();
+    }
   } finally {
-    await bare.stop();
+    await pg?.dispose();
+    rmSync(tmpDir, { recursive: true, force: true });
   }
-  const scenarios = [
-    { name: 'GET /destinations', url: `${base}/destinations`, apiKeys: keys.slice(0, 1) },
-    { name: 'GET /wallet', url: `${base}/wallet`, apiKeys: keys },
-    {
-      name: 'POST /orders',
-      url: `${base}/orders`,
-      method: 'POST' as const,
-      body: JSON.stringify({ planId, quantity: 1 }),
-      apiKeys: keys,
-    },
-  ];
-  for (const scenario of scenarios) {
-    process.stderr.write(`running ${scenario.name} …\n`);
-    results.push(await runScenario({ ...scenario, pid }, settings));
-  }
-  return results;
+  return rows;
 }
 
 async function main(): Promise<void> {
-  const database = await openBenchDatabase(process.env);
-  try {
-    const env = serviceEnv(database.url);
-    process.stderr.write(
-      `seeding ${partnerCount} partners on ${new URL(database.url).pathname.slice(1)} …\n`,
-    );
-    const { partners, planId, mobileTokens } = await prepare(env);
-    const service = await startChild('./server.ts', { env });
-    const idleRssMb = Math.round(rssMb(service.process.pid!));
-    let results: ScenarioResult[];
-    let lifetimePeakMb: number;
-    const orderTargets: string[] = [];
-    try {
-      // BENCH_ONLY=orders: only the order scenarios (bench/orders.ts) against their floor.
-      results = process.env.BENCH_ONLY === 'orders' ? [] : await measure(service, partners, planId);
-      const orders = await runOrderScenarios({
-        service: { origin: `http://127.0.0.1:${service.port}`, pid: service.process.pid! },
-        partnerKeys: partners.map((p) => p.key),
-        mobileTokens,
-        planId,
-        floorDatabase: database.url,
-        settings,
-        label: 'PostgreSQL',
-      });
-      results.push(...orders.results);
-      orderTargets.push(printOrderTargets('PostgreSQL', orders.targets));
-      lifetimePeakMb = Math.round(peakRssMb(service.process.pid!));
-      // autocannon abandons the requests in flight when its time is up; let the service finish
-      // them before it is stopped, so shutdown does not close the pool under running handlers.
-      await setTimeout(DRAIN_MS);
-    } finally {
-      await service.stop();
-    }
-    if (process.env.BENCH_ORDERS_PGLITE !== '0') {
-      // The same order scenarios with the service and the floor each on an in-memory PGlite.
-      const lite = await startChild('./order-service-pglite.ts', { env });
-      try {
-        const seeded = lite.message as { partnerKeys: string[]; mobileTokens: string[]; planId: string };
-        const orders = await runOrderScenarios({
-          service: { origin: `http://127.0.0.1:${lite.port}`, pid: lite.process.pid! },
-          partnerKeys: seeded.partnerKeys,
-          mobileTokens: seeded.mobileTokens,
-          planId: seeded.planId,
-          floorDatabase: 'pglite',
-          settings,
-          label: 'PGlite',
-        });
-        results.push(...orders.results);
-        orderTargets.push(printOrderTargets('PGlite', orders.targets));
-      } finally {
-        await lite.stop();
-      }
-    }
-    process.stdout.write(`\n${printTable(results)}\n\n${orderTargets.join('\n')}\n`);
-    if (process.env.BENCH_ONLY === 'orders') return;
-    const [bare, catalog, , orders] = results;
-    const targets = evaluateTargets({ bare: bare!, catalog: catalog!, orders: orders! }, lifetimePeakMb);
-    process.stdout.write(`GET /destinations vs bare node:http: ${targets.catalogVsBareRatio.measured}×\n`);
-    process.stdout.write(`service RSS after start-up, before load: ${idleRssMb} MB\n`);
-    process.stdout.write(`service peak RSS over its whole life (VmHWM): ${lifetimePeakMb} MB\n`);
-    process.stdout.write(`${printTargets(targets)}\n`);
-    const file = writeReport({
-      settings: {
-        ...settings,
-        partners: partnerCount,
-        database: 'postgresql',
-        redis: Boolean(env.REDIS_URL),
-      },
-      serviceIdleRssMb: idleRssMb,
-      results,
-      targets,
+  const startLoad = loadAverage();
+  log(`load average at start: ${startLoad.join(' ')}`);
+  if (process.env.BENCH_BUILD !== '0') {
+    log('compiling the service (tsc -p tsconfig.build.json) …');
+    const root = fileURLToPath(new URL('../', import.meta.url));
+    execFileSync(join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.build.json'], {
+      cwd: root,
+      stdio: 'inherit',
     });
-    process.stdout.write(`\nwritten to ${file}\n`);
-    // Lists (issue 12): a page of 25 out of 10 rows vs 10,000 rows, same database.
-    process.stdout.write(`\n${printListsBench(await runListsBench(env))}\n`);
-  } finally {
-    await database.dispose();
   }
+  const rows: BenchRow[] = [];
+  for (const database of databases) rows.push(...(await benchDatabase(database)));
+  const endLoad = loadAverage();
+  process.stdout.write(`\n${printTable(rows)}\n\n`);
+  process.stdout.write(`load average: start ${startLoad.join(' ')}, end ${endLoad.join(' ')}\n`);
+  const failed = rows.filter((r) => r.pass === false).length;
+  process.stdout.write(`${failed === 0 ? 'every target met' : `${failed} target(s) missed`}\n`);
+  const file = writeReport({
+    loadAverage: { start: startLoad, end: endLoad },
+    settings: { ...settings, partners: partnerCount, databases, redis: Boolean(process.env.BENCH_REDIS_URL) },
+    rows,
+  });
+  process.stdout.write(`written to ${file}\n`);
 }
 
 main().catch((err) => {

@@ -1,6 +1,9 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Container } from '../src/container.js';
 import { accounts, plans } from '../src/db/schema/index.js';
+import { hashPassword } from '../src/domain/accounts/passwords.js';
 import { postLedgerEntry } from '../src/domain/wallet/ledger.js';
 import { newId } from '../src/lib/ids.js';
 
@@ -8,6 +11,16 @@ export interface BenchPartner {
   accountId: string;
   key: string;
 }
+
+export interface BenchSeed {
+  partners: BenchPartner[];
+  /** The cheapest orderable base plan. */
+  planId: string;
+  /** A Mobile user with a password, for the login scenario; its hash is in `hashFile`. */
+  login: { email: string; password: string; hashFile: string };
+}
+
+export const BENCH_PASSWORD = 'bench-password-0123';
 
 /**
  * Partner accounts with API keys and funded wallets, made through the same domain services the
@@ -45,6 +58,26 @@ export async function seedPartners(
     partners.push({ accountId, key });
   }
   return partners;
+}
+
+/** A Mobile account with a password (the service's own argon2id hash), for POST /auth/login. */
+export async function seedLoginUser(container: Container, dir: string): Promise<BenchSeed['login']> {
+  const email = `bench-login-${Date.now()}@example.com`;
+  const passwordHash = await hashPassword(BENCH_PASSWORD);
+  const now = container.clock.now();
+  await container.db.insert(accounts).values({
+    id: newId('acc'),
+    email,
+    passwordHash,
+    firstName: 'Bench',
+    lastName: 'Login',
+    locale: 'en',
+    createdAt: now,
+    updatedAt: now,
+  });
+  const hashFile = join(dir, 'login-hash.txt');
+  writeFileSync(hashFile, passwordHash);
+  return { email, password: BENCH_PASSWORD, hashFile };
 }
 
 /** The cheapest active, orderable non-top-up plan: the one the order scenario buys. */

@@ -2,7 +2,7 @@
  * `npm run bench:web` (also the last part of `npm run bench`): the web app's budget in Chromium.
  *
  * Starts the service (`tsx src/main.ts`, embedded PGlite in a fresh temporary DATA_DIR, port
- * BENCH_WEB_PORT or 3220), opens `/` in Chromium (CHROMIUM_PATH or `chromium` on PATH) and reports:
+ * BENCH_WEB_PORT or 4699), opens `/` in Chromium (CHROMIUM_PATH or `chromium` on PATH) and reports:
  * - the JavaScript needed to render `/`: every script the page loaded before the first
  *   destination appeared, as gzip bytes (the precompressed .gz the server sends) and brotli bytes;
  *   budget 150 KB gzip;
@@ -19,7 +19,7 @@ import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from '../web/e2e/chromium.js';
 
 const BUDGET_GZIP_BYTES = 150 * 1024;
-const port = Number(process.env.BENCH_WEB_PORT ?? 3220);
+const port = Number(process.env.BENCH_WEB_PORT ?? 4699);
 const runs = Number(process.env.BENCH_WEB_RUNS ?? 5);
 const base = `http://127.0.0.1:${port}`;
 

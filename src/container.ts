@@ -163,7 +163,7 @@ type EsimProviders = ReturnType<typeof buildEsimProviders>;
 
 /** Exchange rates, plans and prices, the catalog sync. */
 function buildCatalog(infra: Infrastructure, { providers }: EsimProviders) {
-  const { config, db, clock, queue, log, audit, jobHandlers, startupTasks } = infra;
+  const { config, db, database, clock, queue, log, audit, jobHandlers, startupTasks } = infra;
   const exchangeRates = createExchangeRateService({ db, clock });
   const catalog = createCatalogService({
     db,
@@ -175,6 +175,7 @@ function buildCatalog(infra: Infrastructure, { providers }: EsimProviders) {
     markupPercent: config.catalog.markupPercent,
     syncIntervalMinutes: config.catalog.syncIntervalMinutes,
     onSyncError: (error) => log.warn({ err: error.message }, 'catalog sync failed'),
+    notifications: database.notifications,
   });
   jobHandlers['catalog.sync'] = catalog.syncJob;
   startupTasks.push(() => exchangeRates.seed());
@@ -337,6 +338,7 @@ export function createContainer(deps: ContainerDeps) {
      */
     async close(): Promise<void> {
       await ops.worker.stop();
+      await catalog.catalog.close();
       infra.redis?.disconnect();
     },
   };

@@ -3,6 +3,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { MIGRATIONS_FOLDER, type Database, type Db } from './database.js';
+import { pgNotifications } from './notifications.js';
 import * as schema from './schema/index.js';
 
 export { MIGRATIONS_FOLDER, type Database, type Db, type DbOrTx, type Schema, type Tx } from './database.js';
@@ -48,10 +49,12 @@ function openPostgres(url: string, max: number, connectTimeoutMs: number): Datab
     client.on('error', () => undefined);
   });
   const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const notifications = pgNotifications({ connectionString: url, connectTimeoutMs });
   let closed = false;
   return {
     db,
     kind: 'postgres',
+    notifications,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
     ping: async () => {
       await db.execute(sql`select 1`);
@@ -75,6 +78,7 @@ function openPostgres(url: string, max: number, connectTimeoutMs: number): Datab
     close: async () => {
       if (closed) return;
       closed = true;
+      await notifications.close();
       await pool.end();
     },
   };

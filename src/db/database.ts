@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import type { Notifications } from './notifications.js';
 import type * as schema from './schema/index.js';
 
 /** What every database handle is, whichever driver opened it (./client.ts, ./pglite.ts). */
@@ -20,6 +21,8 @@ export interface Database {
   ping(): Promise<void>;
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /** Change notifications between instances (LISTEN/NOTIFY on PostgreSQL, in-process on PGlite). */
+  notifications: Notifications;
   /** Connection pool use (PostgreSQL only; PGlite has one in-process connection). */
   poolStats?(): { total: number; idle: number; waiting: number; max: number };
 }

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
-import scalar from '@scalar/fastify-api-reference';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from '../config/index.js';
@@ -10,7 +9,8 @@ import type { Container } from '../container.js';
 import { pinoOptions } from '../lib/log-redaction.js';
 import { adminSurface } from './admin/index.js';
 import { installErrorHandling } from './shared/errors.js';
-import { installSecurityHooks, publicOpenApiDocument, securityServerOptions } from './shared/security.js';
+import { installSecurityHooks, securityServerOptions } from './shared/security.js';
+import { registerApiReference } from './docs.js';
 import { mobileSurface } from './mobile/index.js';
 import { partnerSurface } from './partner/index.js';
 import { sandboxSurface } from './sandbox/index.js';
@@ -108,10 +108,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // operationId, security and tags per route: see ./shared/openapi-contract.ts
     transform: routeTransform,
   });
-  await app.register(scalar, {
-    routePrefix: '/docs',
-    configuration: { content: () => publicOpenApiDocument(app) },
-  });
+  registerApiReference(app, '/docs');
 
   app.get(
     '/health',

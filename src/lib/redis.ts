@@ -1,4 +1,6 @@
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type * as IORedis from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from './logger.js';
 
 /**
@@ -7,7 +9,9 @@ import type { Logger } from './logger.js';
  * rate limiters count in-process; GET /ready reports 503) rather than as hanging requests.
  */
 export function createRedis(url: string, log: Logger): Redis {
-  const redis = new Redis(url, {
+  // Loaded only when REDIS_URL is set.
+  const { Redis: RedisClient } = createRequire(import.meta.url)('ioredis') as typeof IORedis;
+  const redis = new RedisClient(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2_000,

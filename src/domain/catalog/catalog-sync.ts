@@ -72,15 +72,25 @@ function differs(existing: typeof plans.$inferSelect, next: Omit<PlanInsert, 'cr
   return COMPARED.some((k) => existing[k] !== next[k]) || existing.coverage.join() !== next.coverage!.join();
 }
 
-/** Bumps the catalog version in `tx`, so every instance's response cache rebuilds after commit. */
-export async function bumpCatalogVersion(tx: Tx, now: Date): Promise<void> {
-  await tx
+/** Channel of catalog version notifications (payload: the new version). */
+export const CATALOG_CHANNEL = 'esim_catalog';
+
+/**
+ * Bumps the catalog version in `tx` and notifies (`pg_notify`, delivered at commit) every
+ * instance listening, so their response caches rebuild; returns the new version, which the
+ * caller publishes in-process after commit.
+ */
+export async function bumpCatalogVersion(tx: Tx, now: Date): Promise<number> {
+  const [row] = await tx
     .insert(catalogState)
     .values({ id: 'catalog', version: 1, updatedAt: now })
     .onConflictDoUpdate({
       target: catalogState.id,
       set: { version: sql`${catalogState.version} + 1`, updatedAt: now },
-    });
+    })
+    .returning({ version: catalogState.version });
+  await tx.execute(sql`select pg_notify(${CATALOG_CHANNEL}, ${String(row!.version)})`);
+  return row!.version;
 }
 
 const UPSERT_CHUNK = 250;
@@ -93,6 +103,7 @@ export async function applyPackages(
   tx: Tx,
   rows: Array<Omit<PlanInsert, 'createdAt' | 'updatedAt'>>,
   now: Date,
+  onBumped?: (version: number) => void,
 ): Promise<Omit<SyncResult, 'skipped'>> {
   const existing = new Map((await tx.select().from(plans)).map((p) => [p.providerPackageCode, p]));
   const changed = rows.filter((r) => {
@@ -133,7 +144,7 @@ export async function applyPackages(
   // One statement instead of touching every unchanged row: "seen by the last sync" for operators.
   await tx.update(plans).set({ lastSyncedAt: now }).where(eq(plans.active, true));
   const created = changed.filter((r) => !existing.has(r.providerPackageCode)).length;
-  if (changed.length > 0 || gone.length > 0) await bumpCatalogVersion(tx, now);
+  if (changed.length > 0 || gone.length > 0) onBumped?.(await bumpCatalogVersion(tx, now));
   return {
     created,
     updated: changed.length - created,

@@ -9,7 +9,15 @@ import type { Currency } from '../../lib/money.js';
 import type { EsimProvider } from '../../providers/esim/types.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { AppError } from '../errors.js';
-import { applyPackages, bumpCatalogVersion, toPlanRow, type SyncResult } from './catalog-sync.js';
+import type { Notifications } from '../../db/notifications.js';
+import {
+  applyPackages,
+  bumpCatalogVersion,
+  CATALOG_CHANNEL,
+  toPlanRow,
+  type SyncResult,
+} from './catalog-sync.js';
+import { createVersionWatch } from './catalog-version.js';
 import type { ExchangeRateService } from './exchange-rates.js';
 import { isValidRate } from './exchange-rates.js';
 
@@ -55,11 +63,30 @@ export interface CatalogDeps {
   /** 0 = sync at start-up only. */
   syncIntervalMinutes: number;
   onSyncError?: (error: Error) => void;
+  /** How instances learn each other's catalog changes (Database.notifications). */
+  notifications: Notifications;
 }
 
 export function createCatalogService(deps: CatalogDeps) {
   const { db, clock } = deps;
   let snapshot: CatalogSnapshot | undefined;
+
+  async function readVersion(): Promise<number> {
+    const [row] = await db
+      .select({ version: catalogState.version })
+      .from(catalogState)
+      .where(eq(catalogState.id, 'catalog'));
+    return row?.version ?? 0;
+  }
+  const watch = createVersionWatch({
+    read: readVersion,
+    notifications: deps.notifications,
+    channel: CATALOG_CHANNEL,
+  });
+  /** After commit: this process's instances learn the version at once (others through pg_notify). */
+  const published = (version: number | undefined) => {
+    if (version !== undefined) deps.notifications.publishLocal(CATALOG_CHANNEL, String(version));
+  };
 
   async function sync(): Promise<SyncResult> {
     // The provider call happens before any transaction: PGlite would block every query behind it.
@@ -67,7 +94,11 @@ export function createCatalogService(deps: CatalogDeps) {
     if (packages.length === 0) throw new Error('provider listed no packages; keeping the current catalog');
     const provider = deps.providers.esim.name;
     const rows = packages.flatMap((p) => toPlanRow(p, provider, deps.markupPercent) ?? []);
-    const counts = await db.transaction((tx) => applyPackages(tx, rows, clock.now()));
+    let bumped: number | undefined;
+    const counts = await db.transaction((tx) =>
+      applyPackages(tx, rows, clock.now(), (version) => (bumped = version)),
+    );
+    published(bumped);
     return { ...counts, skipped: packages.length - rows.length };
   }
 
@@ -94,20 +125,21 @@ export function createCatalogService(deps: CatalogDeps) {
     backoffMs: (attempts) => 60_000 * attempts,
   };
 
-  async function version(): Promise<number> {
-    const [row] = await db
-      .select({ version: catalogState.version })
-      .from(catalogState)
-      .where(eq(catalogState.id, 'catalog'));
-    return row?.version ?? 0;
-  }
-
   return {
     findActivePlan,
     sync,
     syncJob,
     scheduleNextSync,
-    version,
+    /**
+     * The catalog version this instance serves: learnt from notifications (and a poll while the
+     * listener is down), so no database read per request once known; a change on any instance is
+     * seen here within a second, and at once in the process that made it.
+     */
+    version: (): number | Promise<number> => watch.current(),
+    /** The version row as the database has it now (one read). */
+    readVersion,
+    /** Stops listening for catalog changes (at app close). */
+    close: () => watch.close(),
 
     /** Start-up: first sync (a failing provider is logged, not fatal), then the schedule. */
     async startup(): Promise<void> {
@@ -170,7 +202,8 @@ export function createCatalogService(deps: CatalogDeps) {
       change: { active?: boolean; priceOverrideCents?: number | null },
       requestId?: string,
     ): Promise<PlanRow> {
-      return db.transaction(async (tx) => {
+      let bumped: number | undefined;
+      const updated = await db.transaction(async (tx) => {
         const [before] = await tx.select().from(plans).where(eq(plans.id, planId)).for('update');
         if (!before) throw new AppError('PLAN_NOT_FOUND', 'Plan not found');
         const now = clock.now();
@@ -199,9 +232,11 @@ export function createCatalogService(deps: CatalogDeps) {
           },
           requestId,
         });
-        await bumpCatalogVersion(tx, now);
+        bumped = await bumpCatalogVersion(tx, now);
         return after!;
       });
+      published(bumped);
+      return updated;
     },
 
     /** Sets exchange rates (decimal strings, units per USD) and invalidates every catalog cache. */
@@ -217,7 +252,7 @@ export function createCatalogService(deps: CatalogDeps) {
         }
       }
       const before = await deps.exchangeRates.all();
-      await db.transaction(async (tx) => {
+      const bumped = await db.transaction(async (tx) => {
         await deps.exchangeRates.set(tx, rates);
         await deps.audit.record(tx, {
           action: 'exchange_rates.update',
@@ -227,8 +262,9 @@ export function createCatalogService(deps: CatalogDeps) {
           after: { ...before, ...rates },
           requestId,
         });
-        await bumpCatalogVersion(tx, clock.now());
+        return bumpCatalogVersion(tx, clock.now());
       });
+      published(bumped);
       return deps.exchangeRates.all();
     },
   };

@@ -1,5 +1,6 @@
 import { and, desc, eq } from 'drizzle-orm';
-import nodemailer from 'nodemailer';
+import { createRequire } from 'node:module';
+import type nodemailer from 'nodemailer';
 import type { Db } from '../../db/client.js';
 import { keysetAfter, type KeysetPage } from '../../db/keyset.js';
 import { mailOutbox } from '../../db/schema/index.js';
@@ -45,7 +46,10 @@ export function createMailer(deps: {
   onDeliveryError?: (error: Error, id: string) => void;
 }): Mailer {
   const smtp =
-    deps.transport === 'smtp' && deps.smtpUrl ? nodemailer.createTransport(deps.smtpUrl) : undefined;
+    deps.transport === 'smtp' && deps.smtpUrl
+      ? // Loaded only for MAIL_TRANSPORT=smtp.
+        (createRequire(import.meta.url)('nodemailer') as typeof nodemailer).createTransport(deps.smtpUrl)
+      : undefined;
 
   return {
     async send(message) {

@@ -26,9 +26,10 @@ function acceptsGzip(header: string | string[] | undefined): boolean {
 export const MAX_CACHED_VARIANTS = 1000;
 
 /**
- * Serialized catalog responses, one per variant, valid for one catalog version. Every request
- * reads the version (one primary-key lookup); a plan or rate change on any instance bumps it,
- * so every instance rebuilds on its next request instead of serving a stale price.
+ * Serialized catalog responses, one per variant, valid for one catalog version. The version is
+ * the one the catalog service learns from change notifications (no database read per request);
+ * a plan or rate change on any instance bumps it, so every instance rebuilds within a second
+ * instead of serving a stale price.
  */
 export function createCatalogResponseCache(catalog: CatalogService, maxEntries = MAX_CACHED_VARIANTS) {
   let version = -1;
@@ -65,7 +66,9 @@ export function createCatalogResponseCache(catalog: CatalogService, maxEntries =
       build: (snapshot: CatalogSnapshot) => unknown,
       notFound: () => Error,
     ): Promise<FastifyReply> {
-      const current = await catalog.version();
+      // Known from change notifications: no database read once this instance has started.
+      const known = catalog.version();
+      const current = typeof known === 'number' ? known : await known;
       if (current !== version) {
         entries.clear();
         version = current;
@@ -75,7 +78,7 @@ export function createCatalogResponseCache(catalog: CatalogService, maxEntries =
       entries.delete(key);
       if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
       if (version === current) entries.set(key, entry);
-      // Clients may keep a copy but must revalidate: a 304 costs one version read and no body.
+      // Clients may keep a copy but must revalidate: a 304 costs no body and no database read.
       reply.header('etag', entry.etag).header('cache-control', 'no-cache');
       if (etagMatches(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
       reply.type('application/json; charset=utf-8');

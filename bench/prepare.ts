@@ -1,0 +1,53 @@
+import { loadConfig } from '../src/config/index.js';
+import { openContainer } from '../src/container.js';
+import { silentLogger } from '../src/lib/logger.js';
+import type { BenchDatabaseKind } from './harness.js';
+import { cheapestPlan, seedLoginUser, seedPartners, type BenchSeed } from './seed.js';
+
+/** The service's environment in the bench: sandbox providers, quiet logs, rate limits out of the way. */
+export function serviceEnv(database: BenchDatabaseKind, url: string, dataDir: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    DATABASE_URL: database === 'postgresql' ? url : '',
+    DATA_DIR: dataDir,
+    ESIM_PROVIDER: 'sandbox',
+    CARD_PROVIDER: 'sandbox',
+    CRYPTO_PROVIDER: 'sandbox',
+    SANDBOX_ESIM_LATENCY_MS: '0',
+    LOG_LEVEL: 'warn',
+    PARTNER_READ_RATE_LIMIT: '10000000',
+    PARTNER_ORDER_RATE_LIMIT: '10000000',
+    AUTH_RATE_LIMIT: '10000000',
+    REDIS_URL: process.env.BENCH_REDIS_URL ?? '',
+  };
+  delete env.ADMIN_TOKEN;
+  delete env.METRICS_TOKEN;
+  return env;
+}
+
+/**
+ * Migrates the database, runs the start-up tasks (catalog import) and seeds funded partners and a
+ * login user, from this process, then closes it (on-disk PGlite cannot be shared by two processes).
+ */
+export async function prepare(
+  env: NodeJS.ProcessEnv,
+  dir: string,
+  counts: { partners: number; ordersPerPartner: number },
+): Promise<BenchSeed> {
+  const container = await openContainer(loadConfig(env), { log: silentLogger });
+  const app = { container, close: () => container.close() };
+  try {
+    await app.container.startup();
+    const plan = await cheapestPlan(app.container);
+    const partners = await seedPartners(
+      app.container,
+      counts.partners,
+      plan.priceCents * counts.ordersPerPartner,
+    );
+    const login = await seedLoginUser(app.container, dir);
+    return { partners, planId: plan.id, login };
+  } finally {
+    await app.close();
+  }
+}
