@@ -48,7 +48,8 @@ export interface TestReplacements {
 }
 
 export function applyReplacements(container: Container, replacements: TestReplacements): void {
-  if (replacements.esimProvider) container.providers.esim = replacements.esimProvider(container.providers.esim);
+  if (replacements.esimProvider)
+    container.providers.esim = replacements.esimProvider(container.providers.esim);
   if (replacements.webhookResolve) container.webhookNet.resolve = replacements.webhookResolve;
   if (replacements.webhookTransport) container.webhookNet.transport = replacements.webhookTransport;
 }

@@ -48,7 +48,10 @@ async function freshPglite(): Promise<FreshDatabase> {
 async function freshPostgres(serverUrl: string): Promise<FreshDatabase> {
   const name = `esim_test_${process.pid}_${randomBytes(6).toString('hex')}`;
   const template = inject('postgresTemplateDatabase');
-  await adminQuery(serverUrl, template ? `create database ${name} template ${template}` : `create database ${name}`);
+  await adminQuery(
+    serverUrl,
+    template ? `create database ${name} template ${template}` : `create database ${name}`,
+  );
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const database = await openDatabase({ url: url.toString(), dataDir: '' });

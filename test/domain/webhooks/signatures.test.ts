@@ -4,7 +4,11 @@ import type { Db } from '../../../src/db/client.js';
 import type { AppError } from '../../../src/domain/errors.js';
 import { newWebhookSecret, signWebhook } from '../../../src/domain/webhooks/signature.js';
 import { ManualClock, SECOND } from '../../../src/lib/clock.js';
-import { createCryptomusProvider, cryptomusSign, phpJsonEncode } from '../../../src/providers/payments/cryptomus.js';
+import {
+  createCryptomusProvider,
+  cryptomusSign,
+  phpJsonEncode,
+} from '../../../src/providers/payments/cryptomus.js';
 import {
   createSandboxCardProvider,
   SANDBOX_SIGNATURE_HEADER,
@@ -55,7 +59,10 @@ describe('Stripe webhook verification (inbound)', () => {
   const webhookSecret = 'whsec_rules_tier_test_secret';
   const signer = new Stripe('sk_test_signer_only');
   const clock = new ManualClock(new Date('2026-11-22T10:00:00Z'));
-  const provider = createStripeCardProvider({ secretKey: 'sk_test_x', webhookSecret, apiBaseUrl: undefined }, clock);
+  const provider = createStripeCardProvider(
+    { secretKey: 'sk_test_x', webhookSecret, apiBaseUrl: undefined },
+    clock,
+  );
   const now = () => Math.floor(clock.now().getTime() / 1000);
   const payload = JSON.stringify({
     id: 'evt_rules_1',
@@ -91,7 +98,9 @@ describe('Stripe webhook verification (inbound)', () => {
       provider.parseWebhook(Buffer.from(body), header === undefined ? {} : { 'stripe-signature': header });
     expect(await rejection(parse(payload))).toBe('INVALID_SIGNATURE');
     expect(await rejection(parse(payload, sign(payload, now(), 'whsec_another')))).toBe('INVALID_SIGNATURE');
-    expect(await rejection(parse(payload.replace('1500', '150000'), sign(payload)))).toBe('INVALID_SIGNATURE');
+    expect(await rejection(parse(payload.replace('1500', '150000'), sign(payload)))).toBe(
+      'INVALID_SIGNATURE',
+    );
     const signedAt = now();
     clock.advance(301 * SECOND);
     expect(await rejection(parse(payload, sign(payload, signedAt)))).toBe('INVALID_SIGNATURE');
@@ -131,7 +140,9 @@ describe('Cryptomus webhook verification (inbound)', () => {
     const parse = (body: string) => () => provider.parseWebhook(Buffer.from(body), {});
     expect(await rejection(parse(signed(paid, 'another-key')))).toBe('INVALID_SIGNATURE');
     const forged = JSON.parse(signed(paid)) as Record<string, unknown>;
-    expect(await rejection(parse(JSON.stringify({ ...forged, amount: '1250.00' })))).toBe('INVALID_SIGNATURE');
+    expect(await rejection(parse(JSON.stringify({ ...forged, amount: '1250.00' })))).toBe(
+      'INVALID_SIGNATURE',
+    );
     expect(await rejection(parse(JSON.stringify(paid)))).toBe('INVALID_SIGNATURE');
     expect(await rejection(parse('not json'))).toBe('INVALID_SIGNATURE');
   });
@@ -154,11 +165,19 @@ describe('sandbox payment webhook verification (inbound)', () => {
   });
   const now = () => Math.floor(clock.now().getTime() / 1000);
   const parse = (raw: string, header?: string) => () =>
-    provider.parseWebhook(Buffer.from(raw), header === undefined ? {} : { [SANDBOX_SIGNATURE_HEADER]: header });
+    provider.parseWebhook(
+      Buffer.from(raw),
+      header === undefined ? {} : { [SANDBOX_SIGNATURE_HEADER]: header },
+    );
 
   it('accepts t=<seconds>,v1=<HMAC> over "t.body" and maps card.paid to paid', async () => {
     const event = await parse(body, signSandboxPayload(secret, body, now()))();
-    expect(event).toMatchObject({ eventId: 'sbx_evt_1', paymentId: 'pay_3', status: 'paid', amountMinor: 900 });
+    expect(event).toMatchObject({
+      eventId: 'sbx_evt_1',
+      paymentId: 'pay_3',
+      status: 'paid',
+      amountMinor: 900,
+    });
   });
 
   it('refuses a missing or malformed header, another secret, a changed body and a stale timestamp', async () => {
@@ -167,12 +186,14 @@ describe('sandbox payment webhook verification (inbound)', () => {
     expect(await rejection(parse(body, signSandboxPayload('another-secret', body, now())))).toBe(
       'INVALID_SIGNATURE',
     );
-    expect(await rejection(parse(body.replace('900', '90000'), signSandboxPayload(secret, body, now())))).toBe(
-      'INVALID_SIGNATURE',
-    );
+    expect(
+      await rejection(parse(body.replace('900', '90000'), signSandboxPayload(secret, body, now()))),
+    ).toBe('INVALID_SIGNATURE');
     const signedAt = now();
     clock.advance(301 * SECOND);
-    expect(await rejection(parse(body, signSandboxPayload(secret, body, signedAt)))).toBe('INVALID_SIGNATURE');
+    expect(await rejection(parse(body, signSandboxPayload(secret, body, signedAt)))).toBe(
+      'INVALID_SIGNATURE',
+    );
     expect(await rejection(parse(body, signSandboxPayload(secret, body, now())))).toBeUndefined();
   });
 });
