@@ -15,6 +15,9 @@ import { pickPlan } from '../helpers/catalog.js';
 import { balanceOf, createUser, type TestUser } from '../helpers/factories.js';
 import { expectLedgerInvariant } from '../helpers/ledger.js';
 
+/** A test that builds an app of its own spends what is otherwise hook time. */
+const PER_APP_TEST_TIMEOUT_MS = 60_000;
+
 const RETRY_BASE_SECONDS = 10;
 const MAX_ATTEMPTS = 3;
 const SUPPORT_EMAIL = 'ops@example.com';
@@ -193,51 +196,55 @@ describe('fulfillment failure, background retry and refund', () => {
     expect((await orderOf(t, orderId)).status).toBe('COMPLETED');
     expect((await attemptsOf(t, orderId)).filter((a) => a.outcome === 'success')).toHaveLength(1);
   });
-  it('profiles that arrive after an operator refund are handed back to the provider', async () => {
-    // Its own app, whose provider holds issued profiles back while the test holds the gate.
-    let original!: EsimProvider;
-    let gate: Promise<void> | undefined;
-    let release!: () => void;
-    const own = await buildTestApp({
-      env,
-      esimProvider: (configured) => {
-        original = configured;
-        return {
-          ...configured,
-          issueProfiles: async (request) => {
-            await gate;
-            return configured.issueProfiles(request);
-          },
-        };
-      },
-    });
-    try {
-      expect((await pickPlan(own.container)).id).toBe(planId);
-      const user = await createUser(own.container, { balanceCents: priceCents });
-      await failNext(own, 1);
-      const orderId = (await checkout(own, user)).json().orderId;
-      gate = new Promise<void>((resolve) => (release = resolve));
-      const attempt = own.container.orders.fulfillment.attempt(orderId, 'job');
-      await new Promise((r) => setTimeout(r, 50));
-      const refund = await own.app.inject({
-        method: 'POST',
-        url: `/api/admin/v1/orders/${orderId}/refund`,
-        headers: admin,
+  it(
+    'profiles that arrive after an operator refund are handed back to the provider',
+    async () => {
+      // Its own app, whose provider holds issued profiles back while the test holds the gate.
+      let original!: EsimProvider;
+      let gate: Promise<void> | undefined;
+      let release!: () => void;
+      const own = await buildTestApp({
+        env,
+        esimProvider: (configured) => {
+          original = configured;
+          return {
+            ...configured,
+            issueProfiles: async (request) => {
+              await gate;
+              return configured.issueProfiles(request);
+            },
+          };
+        },
       });
-      expect(refund.statusCode).toBe(200);
-      release();
-      expect((await attempt).ok).toBe(false);
-      const upstream = await original.queryProfiles({ orderId });
-      expect(upstream).toHaveLength(1);
-      expect(upstream[0]!.status).toBe('CANCELLED');
-      expect(await own.container.db.select().from(esims).where(eq(esims.orderId, orderId))).toHaveLength(0);
-      expect((await orderOf(own, orderId)).status).toBe('REFUNDED');
-      expect(await balanceOf(own.container, user.id)).toBe(priceCents);
-      await expectLedgerInvariant(own.container);
-    } finally {
-      await own.close();
-    }
-  });
+      try {
+        expect((await pickPlan(own.container)).id).toBe(planId);
+        const user = await createUser(own.container, { balanceCents: priceCents });
+        await failNext(own, 1);
+        const orderId = (await checkout(own, user)).json().orderId;
+        gate = new Promise<void>((resolve) => (release = resolve));
+        const attempt = own.container.orders.fulfillment.attempt(orderId, 'job');
+        await new Promise((r) => setTimeout(r, 50));
+        const refund = await own.app.inject({
+          method: 'POST',
+          url: `/api/admin/v1/orders/${orderId}/refund`,
+          headers: admin,
+        });
+        expect(refund.statusCode).toBe(200);
+        release();
+        expect((await attempt).ok).toBe(false);
+        const upstream = await original.queryProfiles({ orderId });
+        expect(upstream).toHaveLength(1);
+        expect(upstream[0]!.status).toBe('CANCELLED');
+        expect(await own.container.db.select().from(esims).where(eq(esims.orderId, orderId))).toHaveLength(0);
+        expect((await orderOf(own, orderId)).status).toBe('REFUNDED');
+        expect(await balanceOf(own.container, user.id)).toBe(priceCents);
+        await expectLedgerInvariant(own.container);
+      } finally {
+        await own.close();
+      }
+    },
+    PER_APP_TEST_TIMEOUT_MS,
+  );
 });
 
 describe('crash recovery', () => {

@@ -8,6 +8,9 @@ import { balanceOf, createPlan, createUser, type TestUser } from '../../helpers/
 import { expectLedgerInvariant } from '../../helpers/ledger.js';
 import { PARTNER_ROOT } from './helpers.js';
 
+/** A test that builds an app of its own spends what is otherwise hook time. */
+const PER_APP_TEST_TIMEOUT_MS = 60_000;
+
 /**
  * Test mode (docs/partner.md "Test mode"): live and test keys, the test wallet, isolation of test
  * orders from everything live, the test helpers and the x-livemode header.
@@ -295,26 +298,30 @@ describe('Partner API test mode', () => {
       await expectLedgerInvariant(t.container);
     });
 
-    it('a test order is provisioned by the sandbox even while the live provider is failing', async () => {
-      // Its own app, built with a live provider that fails every issue.
-      const failingLive = await buildTestApp({
-        esimProvider: (configured) => ({
-          ...configured,
-          issueProfiles: async () => {
-            throw new Error('live provider must not be called for a test order');
-          },
-        }),
-      });
-      try {
-        expect((await pickPlan(failingLive.container)).id).toBe(plan.id);
-        const p = await partner(10_000, failingLive);
-        const res = await order(p.test, undefined, failingLive);
-        expect(res.statusCode).toBe(201);
-        expect(res.json().esims[0].smdpAddress).toBe('rsp.sandbox-esim.example.com');
-      } finally {
-        await failingLive.close();
-      }
-    });
+    it(
+      'a test order is provisioned by the sandbox even while the live provider is failing',
+      async () => {
+        // Its own app, built with a live provider that fails every issue.
+        const failingLive = await buildTestApp({
+          esimProvider: (configured) => ({
+            ...configured,
+            issueProfiles: async () => {
+              throw new Error('live provider must not be called for a test order');
+            },
+          }),
+        });
+        try {
+          expect((await pickPlan(failingLive.container)).id).toBe(plan.id);
+          const p = await partner(10_000, failingLive);
+          const res = await order(p.test, undefined, failingLive);
+          expect(res.statusCode).toBe(201);
+          expect(res.json().esims[0].smdpAddress).toBe('rsp.sandbox-esim.example.com');
+        } finally {
+          await failingLive.close();
+        }
+      },
+      PER_APP_TEST_TIMEOUT_MS,
+    );
 
     it('Idempotency-Keys are scoped per mode: one key in live and test makes one order in each', async () => {
       const p = await partner();
