@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -5,10 +6,16 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Crash/outage/scale-out tests spawn servers and databases: `npm run test:faults`.
     exclude: ['test/faults/**', 'node_modules/**'],
-    // Each file builds its own app and database; PGlite's first start compiles WASM, and the
-    // PostgreSQL run creates a database per app, so allow generous hook time.
+    // Migrates one template database per run; every test database is a copy of it.
+    globalSetup: ['test/helpers/global-setup.ts'],
+    // Each file builds its own apps on their own databases and closes them, so files need no
+    // fresh process: one worker runs many files, importing the service and compiling PGlite's
+    // WASM once. Two workers even on two cores: much of a test is waiting on the database.
+    pool: 'forks',
+    isolate: false,
+    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // The PostgreSQL run creates a database per app, so allow generous hook time.
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    pool: 'forks',
   },
 });

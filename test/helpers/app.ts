@@ -1,17 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
-import { loadConfig, type Config } from '../../src/config/index.js';
+import type { Config } from '../../src/config/index.js';
 import { createContainer, type Container } from '../../src/container.js';
-import { PGlite } from '@electric-sql/pglite';
-import { openDatabase, type Database } from '../../src/db/client.js';
-import { wrapPglite } from '../../src/db/pglite.js';
+import type { Database } from '../../src/db/client.js';
 import { buildApp } from '../../src/http/app.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { silentLogger } from '../../src/lib/logger.js';
+import { applyReplacements, testConfig, type TestReplacements } from './config.js';
+import { freshDatabase } from './database.js';
 
-export const ADMIN_TOKEN = 'test-admin-token-0123456789';
-export const BASE_URL = 'http://localhost:3000';
+export { ADMIN_TOKEN, BASE_URL } from './config.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -22,7 +19,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export interface TestAppOptions {
+export interface TestAppOptions extends TestReplacements {
   /** Extra environment variables, as a user would set them. */
   env?: Record<string, string | undefined>;
   clock?: ManualClock;
@@ -31,72 +28,19 @@ export interface TestAppOptions {
   configure?: (container: Container) => void;
 }
 
-const testDatabaseUrl = process.env.TEST_DATABASE_URL;
-const testRedisUrl = process.env.TEST_REDIS_URL;
-let template: Promise<PGlite> | undefined;
+export { freshDatabase } from './database.js';
 
-/**
- * A fresh PostgreSQL database per test app when TEST_DATABASE_URL is set (created here, dropped
- * on close); otherwise a fresh in-memory PGlite. Same migrations either way.
- */
-export async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
-  if (!testDatabaseUrl) {
-    // Migrate one in-memory PGlite per test worker, then hand each app a clone of it: a clone
-    // costs a fraction of a cold start plus migrations.
-    template ??= (async () => {
-      const db = wrapPglite(new PGlite());
-      await db.migrate();
-      return db.client;
-    })();
-    const database = wrapPglite((await (await template).clone()) as PGlite);
-    return { database, drop: async () => database.close() };
-  }
-  const name = `esim_test_${process.pid}_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: testDatabaseUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(testDatabaseUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), dataDir: '' });
-  await database.migrate();
-  return {
-    database,
-    drop: async () => {
-      await database.close();
-      const c = new pg.Client({ connectionString: testDatabaseUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
-
+/** The whole service on a fresh database (or `shareWith`'s), for tests of the HTTP surfaces. */
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const clock = options.clock ?? options.shareWith?.clock ?? new ManualClock();
-  const redisPrefix = options.shareWith
-    ? options.shareWith.config.redisKeyPrefix
-    : `esim-test:${randomBytes(6).toString('hex')}:`;
-  const config = loadConfig({
-    PUBLIC_BASE_URL: BASE_URL,
-    ADMIN_TOKEN: 'ADMIN_TOKEN' in (options.env ?? {}) ? options.env!.ADMIN_TOKEN : ADMIN_TOKEN,
-    LOG_LEVEL: 'silent',
-    WORKER_ENABLED: 'false',
-    DATABASE_URL: 'memory://',
-    REDIS_URL: testRedisUrl,
-    REDIS_KEY_PREFIX: redisPrefix,
-    // Tests send every request from 127.0.0.1 and register many accounts; the register limit
-    // and app redirect schemes are exercised explicitly in test/http/security/*.
-    REGISTER_RATE_LIMIT: '100000',
-    APP_URL_SCHEMES: 'myapp',
-    ...options.env,
-  });
+  const config = testConfig(options.env, options.shareWith?.config);
   const shared = options.shareWith;
   const fresh = shared ? undefined : await freshDatabase();
   const database = shared ? shared.database : fresh!.database;
   // As main does: the container first, then the HTTP app on it. The test app owns its container,
   // so closing the app (t.close() or t.app.close()) also stops its worker and Redis client.
   const container = createContainer({ config, database, clock, log: silentLogger });
+  applyReplacements(container, options);
   options.configure?.(container);
   const app = await buildApp({ container, logger: false });
   app.addHook('onClose', () => container.close());

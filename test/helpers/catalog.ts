@@ -1,25 +1,22 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Container } from '../../src/container.js';
 import { plans } from '../../src/db/schema/index.js';
-import type { SyncResult } from '../../src/domain/catalog/catalog-sync.js';
+import { applyPackages, toPlanRow, type SyncResult } from '../../src/domain/catalog/catalog-sync.js';
 import type { SellablePlan } from '../../src/domain/catalog/catalog.service.js';
 import { effectivePriceCents } from '../../src/domain/catalog/catalog.service.js';
 import { sandboxListPackages } from '../../src/providers/esim/sandbox/catalogue.js';
 
-/** Imports the sandbox provider's catalogue through the real sync (whatever ESIM_PROVIDER is). */
+/**
+ * Imports the sandbox provider's catalogue (whatever ESIM_PROVIDER is): the real sync when the
+ * sandbox is the provider; otherwise the sync's own steps (toPlanRow, applyPackages) over the
+ * sandbox's list, without touching the container's provider.
+ */
 export async function importCatalog(container: Container): Promise<SyncResult> {
-  const original = container.providers.esim;
-  if (original.name === 'sandbox') return container.catalog.sync();
-  container.providers.esim = {
-    ...original,
-    name: 'sandbox',
-    listPackages: async () => sandboxListPackages(),
-  };
-  try {
-    return await container.catalog.sync();
-  } finally {
-    container.providers.esim = original;
-  }
+  if (container.providers.esim.name === 'sandbox') return container.catalog.sync();
+  const packages = sandboxListPackages();
+  const rows = packages.flatMap((p) => toPlanRow(p, 'sandbox', container.config.catalog.markupPercent) ?? []);
+  const counts = await container.db.transaction((tx) => applyPackages(tx, rows, container.clock.now()));
+  return { ...counts, skipped: packages.length - rows.length };
 }
 
 /**

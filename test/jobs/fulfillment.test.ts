@@ -9,10 +9,14 @@ import {
   walletTransactions,
 } from '../../src/db/schema/index.js';
 import { SECOND } from '../../src/lib/clock.js';
+import type { EsimProvider } from '../../src/providers/esim/types.js';
 import { ADMIN_TOKEN, buildTestApp, type TestApp } from '../helpers/app.js';
 import { pickPlan } from '../helpers/catalog.js';
 import { balanceOf, createUser, type TestUser } from '../helpers/factories.js';
 import { expectLedgerInvariant } from '../helpers/ledger.js';
+
+/** A test that builds an app of its own spends what is otherwise hook time. */
+const PER_APP_TEST_TIMEOUT_MS = 60_000;
 
 const RETRY_BASE_SECONDS = 10;
 const MAX_ATTEMPTS = 3;
@@ -192,54 +196,66 @@ describe('fulfillment failure, background retry and refund', () => {
     expect((await orderOf(t, orderId)).status).toBe('COMPLETED');
     expect((await attemptsOf(t, orderId)).filter((a) => a.outcome === 'success')).toHaveLength(1);
   });
-  it('profiles that arrive after an operator refund are handed back to the provider', async () => {
-    const user = await createUser(t.container, { balanceCents: priceCents });
-    await failNext(t, 1);
-    const orderId = (await checkout(t, user)).json().orderId;
-    const original = t.container.providers.esim;
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => (release = resolve));
-    t.container.providers.esim = {
-      ...original,
-      issueProfiles: async (request) => {
-        await gate;
-        return original.issueProfiles(request);
-      },
-    };
-    try {
-      const attempt = t.container.orders.fulfillment.attempt(orderId, 'job');
-      await new Promise((r) => setTimeout(r, 50));
-      const refund = await t.app.inject({
-        method: 'POST',
-        url: `/api/admin/v1/orders/${orderId}/refund`,
-        headers: admin,
+  it(
+    'profiles that arrive after an operator refund are handed back to the provider',
+    async () => {
+      // Its own app, whose provider holds issued profiles back while the test holds the gate.
+      let original!: EsimProvider;
+      let gate: Promise<void> | undefined;
+      let release!: () => void;
+      const own = await buildTestApp({
+        env,
+        esimProvider: (configured) => {
+          original = configured;
+          return {
+            ...configured,
+            issueProfiles: async (request) => {
+              await gate;
+              return configured.issueProfiles(request);
+            },
+          };
+        },
       });
-      expect(refund.statusCode).toBe(200);
-      release();
-      expect((await attempt).ok).toBe(false);
-    } finally {
-      t.container.providers.esim = original;
-    }
-    const upstream = await original.queryProfiles({ orderId });
-    expect(upstream).toHaveLength(1);
-    expect(upstream[0]!.status).toBe('CANCELLED');
-    expect(await t.container.db.select().from(esims).where(eq(esims.orderId, orderId))).toHaveLength(0);
-    expect((await orderOf(t, orderId)).status).toBe('REFUNDED');
-    expect(await balanceOf(t.container, user.id)).toBe(priceCents);
-    await expectLedgerInvariant(t.container);
-  });
+      try {
+        expect((await pickPlan(own.container)).id).toBe(planId);
+        const user = await createUser(own.container, { balanceCents: priceCents });
+        await failNext(own, 1);
+        const orderId = (await checkout(own, user)).json().orderId;
+        gate = new Promise<void>((resolve) => (release = resolve));
+        const attempt = own.container.orders.fulfillment.attempt(orderId, 'job');
+        await new Promise((r) => setTimeout(r, 50));
+        const refund = await own.app.inject({
+          method: 'POST',
+          url: `/api/admin/v1/orders/${orderId}/refund`,
+          headers: admin,
+        });
+        expect(refund.statusCode).toBe(200);
+        release();
+        expect((await attempt).ok).toBe(false);
+        const upstream = await original.queryProfiles({ orderId });
+        expect(upstream).toHaveLength(1);
+        expect(upstream[0]!.status).toBe('CANCELLED');
+        expect(await own.container.db.select().from(esims).where(eq(esims.orderId, orderId))).toHaveLength(0);
+        expect((await orderOf(own, orderId)).status).toBe('REFUNDED');
+        expect(await balanceOf(own.container, user.id)).toBe(priceCents);
+        await expectLedgerInvariant(own.container);
+      } finally {
+        await own.close();
+      }
+    },
+    PER_APP_TEST_TIMEOUT_MS,
+  );
 });
 
 describe('crash recovery', () => {
   it('an order left PROCESSING by a stopped app is completed by a new app on the same database', async () => {
-    const a = await buildTestApp({ env, shareWith: t });
+    // App A dies between charging and the provider call: its provider never answers.
+    const a = await buildTestApp({
+      env,
+      shareWith: t,
+      esimProvider: (configured) => ({ ...configured, issueProfiles: () => new Promise(() => undefined) }),
+    });
     const user = await createUser(a.container, { balanceCents: priceCents });
-    // App A dies between charging and the provider call: the provider never answers.
-    const provider = a.container.providers.esim;
-    a.container.providers.esim = {
-      ...provider,
-      issueProfiles: () => new Promise(() => undefined),
-    };
     const pending = checkout(a, user);
     let orderId: string | undefined;
     for (let i = 0; i < 100 && !orderId; i++) {

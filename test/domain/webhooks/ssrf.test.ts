@@ -7,6 +7,9 @@ import { buildTestApp, type TestApp } from '../../helpers/app.js';
 import { startReceiver, type Receiver } from '../../helpers/webhook-receiver.js';
 import { createPartner, PARTNER_ROOT } from '../../http/partner/helpers.js';
 
+/** A test that builds an app of its own spends what is otherwise hook time. */
+const PER_APP_TEST_TIMEOUT_MS = 60_000;
+
 const ENDPOINTS = `${PARTNER_ROOT}/webhook-endpoints`;
 const PUBLIC_V4 = '93.184.216.34';
 
@@ -92,52 +95,62 @@ describe('SSRF over the API (default settings)', () => {
     expect(res.json().error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'url' } });
   });
 
-  it('checks again at delivery: a name that rebinds to 127.0.0.1 is never connected to', async () => {
-    let lookups = 0;
-    t.container.webhookNet.resolve = async () => {
-      lookups += 1;
-      return [{ address: lookups === 1 ? PUBLIC_V4 : '127.0.0.1', family: 4 }];
-    };
-    const sent: unknown[] = [];
-    const spy: WebhookTransport = async (target) => {
-      sent.push(target);
-      return { status: 200 };
-    };
-    t.container.webhookNet.transport = spy;
-    try {
-      const p = await createPartner(t);
-      const created = await t.app.inject({
-        method: 'POST',
-        url: ENDPOINTS,
-        headers: p.headers,
-        payload: { url: 'https://rebind.example.com/hook' },
+  it(
+    'checks again at delivery: a name that rebinds to 127.0.0.1 is never connected to',
+    async () => {
+      let lookups = 0;
+      const sent: unknown[] = [];
+      const spy: WebhookTransport = async (target) => {
+        sent.push(target);
+        return { status: 200 };
+      };
+      // Its own app, built with the rebinding resolver and the spy transport from the start.
+      const own = await buildTestApp({
+        webhookResolve: async () => {
+          lookups += 1;
+          return [{ address: lookups === 1 ? PUBLIC_V4 : '127.0.0.1', family: 4 }];
+        },
+        webhookTransport: spy,
       });
-      expect(created.statusCode).toBe(201);
-      const ping = await t.app.inject({
-        method: 'POST',
-        url: `${ENDPOINTS}/${created.json().id}/test`,
-        headers: p.headers,
-      });
-      await t.container.worker.runDue();
-      expect(sent).toEqual([]);
-      const [delivery] = await t.container.db
-        .select()
-        .from(webhookDeliveries)
-        .where(eq(webhookDeliveries.eventId, ping.json().id));
-      expect(delivery).toMatchObject({ status: 'pending', attempts: 1 });
-      expect(delivery!.lastError).toContain('loopback');
-    } finally {
-      t.container.webhookNet.resolve = undefined;
-      t.container.webhookNet.transport = undefined;
-    }
-  });
+      try {
+        const p = await createPartner(own);
+        const created = await own.app.inject({
+          method: 'POST',
+          url: ENDPOINTS,
+          headers: p.headers,
+          payload: { url: 'https://rebind.example.com/hook' },
+        });
+        expect(created.statusCode).toBe(201);
+        const ping = await own.app.inject({
+          method: 'POST',
+          url: `${ENDPOINTS}/${created.json().id}/test`,
+          headers: p.headers,
+        });
+        await own.container.worker.runDue();
+        expect(sent).toEqual([]);
+        const [delivery] = await own.container.db
+          .select()
+          .from(webhookDeliveries)
+          .where(eq(webhookDeliveries.eventId, ping.json().id));
+        expect(delivery).toMatchObject({ status: 'pending', attempts: 1 });
+        expect(delivery!.lastError).toContain('loopback');
+      } finally {
+        await own.close();
+      }
+    },
+    PER_APP_TEST_TIMEOUT_MS,
+  );
 });
 
 describe('connection to the checked address', () => {
   let t: TestApp;
   let receiver: Receiver;
   beforeAll(async () => {
-    t = await buildTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } });
+    // partner.invalid exists in no DNS: the request can only arrive if it used the checked answer.
+    t = await buildTestApp({
+      env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
+      webhookResolve: async () => [{ address: '127.0.0.1', family: 4 }],
+    });
     receiver = await startReceiver(3402);
   });
   afterAll(async () => {
@@ -146,8 +159,6 @@ describe('connection to the checked address', () => {
   });
 
   it('connects to the address the check resolved, keeping the URL host in the Host header', async () => {
-    // partner.invalid exists in no DNS: the request can only arrive if it used the checked answer.
-    t.container.webhookNet.resolve = async () => [{ address: '127.0.0.1', family: 4 }];
     const p = await createPartner(t);
     const created = await t.app.inject({
       method: 'POST',

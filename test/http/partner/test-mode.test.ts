@@ -8,6 +8,9 @@ import { balanceOf, createPlan, createUser, type TestUser } from '../../helpers/
 import { expectLedgerInvariant } from '../../helpers/ledger.js';
 import { PARTNER_ROOT } from './helpers.js';
 
+/** A test that builds an app of its own spends what is otherwise hook time. */
+const PER_APP_TEST_TIMEOUT_MS = 60_000;
+
 /**
  * Test mode (docs/partner.md "Test mode"): live and test keys, the test wallet, isolation of test
  * orders from everything live, the test helpers and the x-livemode header.
@@ -35,28 +38,31 @@ describe('Partner API test mode', () => {
   });
   afterAll(() => t.close());
 
-  const generate = (user: TestUser, payload?: object) =>
-    t.app.inject({ method: 'POST', url: GENERATE, headers: user.auth, ...(payload ? { payload } : {}) });
+  const generate = (user: TestUser, payload?: object, on: TestApp = t) =>
+    on.app.inject({ method: 'POST', url: GENERATE, headers: user.auth, ...(payload ? { payload } : {}) });
 
   /** An account with a live balance and both keys, made through the Mobile API like a user would. */
-  async function partner(liveCents = 10_000): Promise<Partner> {
-    const user = await createUser(t.container, { balanceCents: liveCents });
-    const liveKey = (await generate(user)).json().key as string;
-    const testKey = (await generate(user, { mode: 'test' })).json().key as string;
+  async function partner(liveCents = 10_000, on: TestApp = t): Promise<Partner> {
+    const user = await createUser(on.container, { balanceCents: liveCents });
+    const liveKey = (await generate(user, undefined, on)).json().key as string;
+    const testKey = (await generate(user, { mode: 'test' }, on)).json().key as string;
     return { user, liveKey, testKey, live: { 'x-api-key': liveKey }, test: { 'x-api-key': testKey } };
   }
 
   const get = (url: string, headers: Record<string, string>) =>
     t.app.inject({ url: `${PARTNER_ROOT}${url}`, headers });
-  const post = (url: string, headers: Record<string, string>, payload?: object) =>
-    t.app.inject({
+  const post = (url: string, headers: Record<string, string>, payload?: object, on: TestApp = t) =>
+    on.app.inject({
       method: 'POST',
       url: `${PARTNER_ROOT}${url}`,
       headers,
       ...(payload ? { payload } : {}),
     });
-  const order = (headers: Record<string, string>, payload: object = { planId: plan.id, quantity: 1 }) =>
-    post('/orders', headers, payload);
+  const order = (
+    headers: Record<string, string>,
+    payload: object = { planId: plan.id, quantity: 1 },
+    on: TestApp = t,
+  ) => post('/orders', headers, payload, on);
   const mobile = (url: string, user: TestUser) => t.app.inject({ url: `/api/v1${url}`, headers: user.auth });
   const testBalance = async (p: Partner) => (await get('/wallet', p.test)).json().balanceUsd as number;
 
@@ -292,23 +298,30 @@ describe('Partner API test mode', () => {
       await expectLedgerInvariant(t.container);
     });
 
-    it('a test order is provisioned by the sandbox even while the live provider is failing', async () => {
-      const p = await partner();
-      const original = t.container.providers.esim;
-      t.container.providers.esim = {
-        ...original,
-        issueProfiles: async () => {
-          throw new Error('live provider must not be called for a test order');
-        },
-      };
-      try {
-        const res = await order(p.test);
-        expect(res.statusCode).toBe(201);
-        expect(res.json().esims[0].smdpAddress).toBe('rsp.sandbox-esim.example.com');
-      } finally {
-        t.container.providers.esim = original;
-      }
-    });
+    it(
+      'a test order is provisioned by the sandbox even while the live provider is failing',
+      async () => {
+        // Its own app, built with a live provider that fails every issue.
+        const failingLive = await buildTestApp({
+          esimProvider: (configured) => ({
+            ...configured,
+            issueProfiles: async () => {
+              throw new Error('live provider must not be called for a test order');
+            },
+          }),
+        });
+        try {
+          expect((await pickPlan(failingLive.container)).id).toBe(plan.id);
+          const p = await partner(10_000, failingLive);
+          const res = await order(p.test, undefined, failingLive);
+          expect(res.statusCode).toBe(201);
+          expect(res.json().esims[0].smdpAddress).toBe('rsp.sandbox-esim.example.com');
+        } finally {
+          await failingLive.close();
+        }
+      },
+      PER_APP_TEST_TIMEOUT_MS,
+    );
 
     it('Idempotency-Keys are scoped per mode: one key in live and test makes one order in each', async () => {
       const p = await partner();

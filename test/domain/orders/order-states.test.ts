@@ -1,0 +1,92 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { walletTransactions } from '../../../src/db/schema/index.js';
+import type { AppError } from '../../../src/domain/errors.js';
+import { EsimProviderError } from '../../../src/providers/esim/types.js';
+import { pickPlan } from '../../helpers/catalog.js';
+import { buildTestContainer, type TestContainer } from '../../helpers/container.js';
+import { balanceOf, createUser } from '../../helpers/factories.js';
+import { expectLedgerInvariant } from '../../helpers/ledger.js';
+
+/**
+ * Rules tier: the order states PROCESSING → COMPLETED | REFUNDED, on the domain services alone.
+ * The container is built with an eSIM provider that is down until a test lets it answer.
+ */
+describe('order state transitions', () => {
+  let c: TestContainer;
+  let planId: string;
+  let price: number;
+  let providerUp = false;
+  let issueCalls = 0;
+
+  beforeAll(async () => {
+    c = await buildTestContainer({
+      esimProvider: (sandbox) => ({
+        ...sandbox,
+        issueProfiles: async (request) => {
+          issueCalls += 1;
+          if (!providerUp) throw new EsimProviderError('unavailable', 'provider down (test)', true);
+          return sandbox.issueProfiles(request);
+        },
+      }),
+    });
+    const plan = await pickPlan(c.container);
+    planId = plan.id;
+    price = plan.effectivePriceCents;
+  });
+  afterAll(() => c.close());
+
+  /** A wallet order whose first fulfillment attempt failed: charged and PROCESSING. */
+  async function processingOrder() {
+    providerUp = false;
+    const user = await createUser(c.container, { balanceCents: price });
+    const failure = await c.container.orders
+      .placeOrder({ accountId: user.id, channel: 'partner', planId, quantity: 1, paymentMethod: 'wallet' })
+      .then(
+        () => null,
+        (error: AppError) => error,
+      );
+    expect(failure?.code).toBe('FULFILLMENT_FAILED');
+    const orderId = (failure!.details as { orderId: string }).orderId;
+    expect((await c.container.orders.fulfillment.loadOrder(orderId)).status).toBe('PROCESSING');
+    expect(await balanceOf(c.container, user.id)).toBe(0);
+    return { user, orderId };
+  }
+
+  it('PROCESSING → COMPLETED by a later attempt; a COMPLETED order is never refunded nor issued again', async () => {
+    const { user, orderId } = await processingOrder();
+    providerUp = true;
+    const done = await c.container.orders.fulfillment.attempt(orderId, 'job');
+    expect(done).toMatchObject({ ok: true, order: { status: 'COMPLETED' } });
+    expect(await c.container.orders.fulfillment.refund(orderId, 'too late')).toBeNull();
+    const calls = issueCalls;
+    expect(await c.container.orders.fulfillment.attempt(orderId, 'admin')).toMatchObject({ ok: true });
+    expect(issueCalls).toBe(calls);
+    expect((await c.container.orders.fulfillment.loadOrder(orderId)).status).toBe('COMPLETED');
+    expect(await balanceOf(c.container, user.id)).toBe(0);
+    await expectLedgerInvariant(c.container);
+  });
+
+  it('PROCESSING → REFUNDED credits the price back once; a REFUNDED order is never completed', async () => {
+    const { user, orderId } = await processingOrder();
+    const refunded = await c.container.orders.fulfillment.refund(orderId, 'gave up');
+    expect(refunded).toMatchObject({ id: orderId, status: 'REFUNDED' });
+    expect(await c.container.orders.fulfillment.refund(orderId, 'again')).toBeNull();
+    expect(await balanceOf(c.container, user.id)).toBe(price);
+    const rows = await c.container.db
+      .select({ kind: walletTransactions.kind, amount: walletTransactions.amountCents })
+      .from(walletTransactions)
+      .where(eq(walletTransactions.orderId, orderId));
+    expect(rows.map((r) => [r.kind, r.amount]).sort()).toEqual([
+      ['purchase', -price],
+      ['refund', price],
+    ]);
+
+    providerUp = true;
+    const calls = issueCalls;
+    const late = await c.container.orders.fulfillment.attempt(orderId, 'job');
+    expect(late).toMatchObject({ ok: false, retryable: false, order: { status: 'REFUNDED' } });
+    expect(issueCalls).toBe(calls);
+    await expectLedgerInvariant(c.container);
+  });
+});
