@@ -2,6 +2,7 @@ import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../../src/db/client.js';
 import type { AppError } from '../../../src/domain/errors.js';
+import { paymentProviderFailure } from '../../../src/domain/payments/provider-errors.js';
 import { newWebhookSecret, signWebhook } from '../../../src/domain/webhooks/signature.js';
 import { ManualClock, SECOND } from '../../../src/lib/clock.js';
 import {
@@ -26,7 +27,8 @@ async function rejection(parse: () => unknown): Promise<string | undefined> {
   try {
     await parse();
   } catch (error) {
-    return (error as AppError).code;
+    // Adapters throw their own PaymentProviderError; the payments area maps it to its code.
+    return (paymentProviderFailure(error, 'webhook') as AppError).code;
   }
   return undefined;
 }
