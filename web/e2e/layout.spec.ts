@@ -128,6 +128,10 @@ test('keyboard: skip link, then the search field and a destination by Tab', asyn
   await page.keyboard.press('Tab');
   await expect(page.getByLabel('Search destinations')).toBeFocused();
   await page.keyboard.type('greece');
+  // Let the type-ahead settle (query in the URL, results fetched) before picking a result, so the
+  // link focused is the one that stays on the page.
+  await expect(page).toHaveURL(/[?&]q=greece/);
+  await page.waitForLoadState('networkidle');
   const link = page.getByRole('link', { name: /Greece/ });
   await expect(link).toBeVisible();
   await link.focus();
