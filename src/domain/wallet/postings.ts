@@ -33,10 +33,11 @@ export interface OrderMoney {
   livemode: boolean;
 }
 
-/** Charges the order's amount (kind `purchase`); too little balance → INSUFFICIENT_BALANCE. */
-export function chargePurchase(
+/** An order's own posting: its charge or its refund, on the wallet it was paid from. */
+function postOrderEntry(
   tx: Tx,
   order: OrderMoney,
+  kind: 'purchase' | 'refund',
   at: Date,
   observer?: LedgerObserver,
 ): Promise<LedgerResult> {
@@ -44,16 +45,27 @@ export function chargePurchase(
     tx,
     {
       accountId: order.accountId,
-      kind: 'purchase',
+      kind,
       amountCents: order.amountCents,
-      reference: ledgerReference.purchase(order.id),
-      description: `Order ${order.orderNumber}`,
+      reference: ledgerReference[kind](order.id),
+      description:
+        kind === 'purchase' ? `Order ${order.orderNumber}` : `Refund of order ${order.orderNumber}`,
       orderId: order.id,
       at,
       livemode: order.livemode,
     },
     observer,
   );
+}
+
+/** Charges the order's amount (kind `purchase`); too little balance → INSUFFICIENT_BALANCE. */
+export function chargePurchase(
+  tx: Tx,
+  order: OrderMoney,
+  at: Date,
+  observer?: LedgerObserver,
+): Promise<LedgerResult> {
+  return postOrderEntry(tx, order, 'purchase', at, observer);
 }
 
 /** Returns the order's amount to the wallet it was paid from (kind `refund`), at most once. */
@@ -63,20 +75,7 @@ export function refundPurchase(
   at: Date,
   observer?: LedgerObserver,
 ): Promise<LedgerResult> {
-  return postLedgerEntry(
-    tx,
-    {
-      accountId: order.accountId,
-      kind: 'refund',
-      amountCents: order.amountCents,
-      reference: ledgerReference.refund(order.id),
-      description: `Refund of order ${order.orderNumber}`,
-      orderId: order.id,
-      at,
-      livemode: order.livemode,
-    },
-    observer,
-  );
+  return postOrderEntry(tx, order, 'refund', at, observer);
 }
 
 /** Money received by a payment (card or crypto) credited to the live wallet, at most once. */
