@@ -168,8 +168,14 @@ export function installIdempotency(
       held.settled = true;
       const keys = storeOf(request);
       const parsed = parsePayload(payload);
-      if (!isOutcome(reply.statusCode) || !parsed.ok) await keys.release(held.claim);
-      else await keys.complete(held.claim, { statusCode: reply.statusCode, body: parsed.body });
+      try {
+        if (!isOutcome(reply.statusCode) || !parsed.ok) await keys.release(held.claim);
+        else await keys.complete(held.claim, { statusCode: reply.statusCode, body: parsed.body });
+      } catch (err) {
+        // The answer is already decided (often a 503 because the database is gone): send it as
+        // it is. The claim stays in progress; a retry takes it over after the lease or waits.
+        request.log.warn({ err }, 'idempotency key could not be settled');
+      }
       return payload;
     };
 
