@@ -57,7 +57,8 @@ function autocannonOptions(scenario: Scenario, connections: number, duration: nu
   };
 }
 
-function summarize(name: string, result: autocannon.Result, peakRssMb: number): ScenarioResult {
+/** One autocannon run as a row of the report. */
+export function summarize(name: string, result: autocannon.Result, peakRssMb: number): ScenarioResult {
   return {
     name,
     requestsPerSecond: Math.round(result.requests.average),

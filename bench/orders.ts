@@ -10,7 +10,7 @@ import type { Container } from '../src/container.js';
 import { accounts } from '../src/db/schema/index.js';
 import { postAdjustment } from '../src/domain/wallet/postings.js';
 import { newId } from '../src/lib/ids.js';
-import type { LoadSettings, ScenarioResult } from './load.js';
+import { summarize, type LoadSettings, type ScenarioResult } from './load.js';
 import { sampleRss, startChild, type ChildServer } from './processes.js';
 
 export interface OrderTargets {
@@ -88,17 +88,7 @@ async function run(drive: Drive, settings: LoadSettings): Promise<ScenarioResult
     await autocannon(options(drive, settings.connections, settings.warmupSeconds));
   const sampler = sampleRss(drive.pid);
   const result = await autocannon(options(drive, settings.connections, settings.durationSeconds));
-  return {
-    name: drive.name,
-    requestsPerSecond: Math.round(result.requests.average),
-    latencyP50Ms: result.latency.p50,
-    latencyP99Ms: result.latency.p99,
-    requests: result.requests.total,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    non2xx: result.non2xx,
-    peakRssMb: Math.round(sampler.stop()),
-  };
+  return summarize(drive.name, result, sampler.stop());
 }
 
 export interface OrderBenchInput {
