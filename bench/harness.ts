@@ -31,6 +31,8 @@ export interface BenchContext {
   /** The service under test, running (`node dist/main.js`). */
   service: ServiceProcess;
   seed: BenchSeed;
+  /** PostgreSQL: the bench database's URL (reference servers that share it, e.g. the order floor). */
+  databaseUrl?: string;
   /** A free port of the bench's range (BENCH_PORT_BASE…+99) for a reference server. */
   nextPort(): number;
   /** Scratch directory of this run. */

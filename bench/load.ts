@@ -7,8 +7,10 @@ export interface Scenario {
   method?: 'GET' | 'POST';
   body?: string;
   headers?: Record<string, string>;
-  /** Credentials rotated request by request (one partner per key). */
+  /** Credentials rotated request by request (one partner per key), sent as `x-api-key`. */
   apiKeys?: string[];
+  /** Or any header rotated request by request (e.g. `authorization` with Mobile session tokens). */
+  rotate?: { header: string; values: string[] };
   /** Process (tree) whose RSS is sampled while the scenario runs. */
   pid: number;
   /** Overrides the run's connection count (mixed load splits it between scenarios). */
@@ -34,7 +36,8 @@ export interface ScenarioResult {
 }
 
 function autocannonOptions(scenario: Scenario, connections: number, duration: number): autocannon.Options {
-  const keys = scenario.apiKeys ?? [];
+  const rotate =
+    scenario.rotate ?? (scenario.apiKeys ? { header: 'x-api-key', values: scenario.apiKeys } : undefined);
   let next = 0;
   return {
     url: scenario.url,
@@ -44,12 +47,15 @@ function autocannonOptions(scenario: Scenario, connections: number, duration: nu
     body: scenario.body,
     headers: { ...(scenario.body ? { 'content-type': 'application/json' } : {}), ...scenario.headers },
     requests:
-      keys.length > 0
+      rotate && rotate.values.length > 0
         ? [
             {
               setupRequest: (request) => ({
                 ...request,
-                headers: { ...request.headers, 'x-api-key': keys[next++ % keys.length]! },
+                headers: {
+                  ...request.headers,
+                  [rotate.header]: rotate.values[next++ % rotate.values.length]!,
+                },
               }),
             },
           ]

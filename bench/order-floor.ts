@@ -5,8 +5,9 @@
  *   insert the order, its ledger row and its eSIM; answer 201 with a small JSON body.
  * Child process of bench/run.ts; reports its port over IPC.
  *
- * argv[2]: `postgres://…` (the bench database, seeded by the service) or `pglite` (an in-memory
- * PGlite migrated and seeded here: it then also reports the keys and plan it made).
+ * argv[2]: `postgres://…` (the bench database, seeded by the service), or `pglite:<dir>` (an
+ * on-disk PGlite in <dir>, like the service's default) or `pglite` (in memory), migrated and
+ * seeded here: it then also reports the keys and plan it made.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -42,11 +43,14 @@ async function postgresRunner(url: string): Promise<Runner> {
   };
 }
 
-async function pgliteRunner(): Promise<{ runner: Runner; seeded: { keys: string[]; planId: string } }> {
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { wrapPglite } = await import('../src/db/pglite.js');
-  const client = new PGlite();
-  await wrapPglite(client).migrate();
+async function pgliteRunner(
+  dir: string | undefined,
+): Promise<{ runner: Runner; seeded: { keys: string[]; planId: string } }> {
+  // The service's own opening (same memory settings), then its migrations.
+  const { openPglite } = await import('../src/db/pglite.js');
+  const database = openPglite(dir);
+  await database.migrate();
+  const client = database.client;
   const query: Runner['query'] = async (_name, text, values) =>
     (await client.query(text, values)) as { rows: Array<Record<string, unknown>> };
   const runner: Runner = {
@@ -164,7 +168,9 @@ async function placeOrder(db: Runner, key: string, planId: string, quantity: num
 }
 
 const { runner, seeded } =
-  target === 'pglite' ? await pgliteRunner() : { runner: await postgresRunner(target), seeded: undefined };
+  target === 'pglite' || target.startsWith('pglite:')
+    ? await pgliteRunner(target.slice('pglite:'.length) || undefined)
+    : { runner: await postgresRunner(target), seeded: undefined };
 
 const server = createServer((request, response) => {
   const chunks: Buffer[] = [];

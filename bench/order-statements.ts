@@ -11,7 +11,7 @@ import { createContainer } from '../src/container.js';
 import { buildApp } from '../src/http/app.js';
 import { systemClock } from '../src/lib/clock.js';
 import { silentLogger } from '../src/lib/logger.js';
-import { seedMobileUsers } from './orders.js';
+import { seedMobileUsers } from './seed.js';
 import { cheapestPlan, seedPartners } from './seed.js';
 
 const client = new PGlite();

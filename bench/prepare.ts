@@ -2,7 +2,7 @@ import { loadConfig } from '../src/config/index.js';
 import { openContainer } from '../src/container.js';
 import { silentLogger } from '../src/lib/logger.js';
 import type { BenchDatabaseKind } from './harness.js';
-import { cheapestPlan, seedLoginUser, seedPartners, type BenchSeed } from './seed.js';
+import { cheapestPlan, seedLoginUser, seedMobileUsers, seedPartners, type BenchSeed } from './seed.js';
 
 /** The service's environment in the bench: sandbox providers, quiet logs, rate limits out of the way. */
 export function serviceEnv(database: BenchDatabaseKind, url: string, dataDir: string): NodeJS.ProcessEnv {
@@ -27,8 +27,8 @@ export function serviceEnv(database: BenchDatabaseKind, url: string, dataDir: st
 }
 
 /**
- * Migrates the database, runs the start-up tasks (catalog import) and seeds funded partners and a
- * login user, from this process, then closes it (on-disk PGlite cannot be shared by two processes).
+ * Migrates the database, runs the start-up tasks (catalog import) and seeds funded partners, funded
+ * Mobile users with sessions and a login user, from this process, then closes it (on-disk PGlite cannot be shared by two processes).
  */
 export async function prepare(
   env: NodeJS.ProcessEnv,
@@ -40,13 +40,11 @@ export async function prepare(
   try {
     await app.container.startup();
     const plan = await cheapestPlan(app.container);
-    const partners = await seedPartners(
-      app.container,
-      counts.partners,
-      plan.priceCents * counts.ordersPerPartner,
-    );
+    const funding = plan.priceCents * counts.ordersPerPartner;
+    const partners = await seedPartners(app.container, counts.partners, funding);
+    const mobileTokens = await seedMobileUsers(app.container, counts.partners, funding);
     const login = await seedLoginUser(app.container, dir);
-    return { partners, planId: plan.id, login };
+    return { partners, planId: plan.id, login, mobileTokens };
   } finally {
     await app.close();
   }

@@ -30,6 +30,7 @@ import type { BenchContext, BenchDatabaseKind, BenchModule, BenchRow } from './h
 import type { LoadSettings } from './load.js';
 import { loginModule } from './login.js';
 import { memoryModule, RSS_TARGET_MB } from './memory.js';
+import { ordersModule } from './orders.js';
 import { startService, treeRssMb, type ServiceProcess } from './processes.js';
 import { loadAverage, printTable, writeReport } from './report.js';
 import { prepare, serviceEnv } from './prepare.js';
@@ -38,7 +39,7 @@ import { prepare, serviceEnv } from './prepare.js';
  * Scenario modules, run in this order against each database's service. Add yours here; keep
  * memory last (its lifetime peak covers everything before it).
  */
-const MODULES: BenchModule[] = [catalogModule, loginModule, memoryModule];
+const MODULES: BenchModule[] = [catalogModule, ordersModule, loginModule, memoryModule];
 
 /** Start-up to healthy on PostgreSQL (PGlite: reported). */
 const START_TARGET_MS = 1500;
@@ -88,7 +89,7 @@ async function benchDatabase(database: BenchDatabaseKind): Promise<BenchRow[]> {
     const seed = await prepare(env, tmpDir, {
       partners: partnerCount,
       ordersPerPartner: Math.ceil(
-        (8 * (settings.durationSeconds + settings.warmupSeconds) * MAX_ORDERS_PER_SECOND) / partnerCount,
+        (16 * (settings.durationSeconds + settings.warmupSeconds) * MAX_ORDERS_PER_SECOND) / partnerCount,
       ),
     });
     const startTimes: number[] = [];
@@ -118,7 +119,17 @@ async function benchDatabase(database: BenchDatabaseKind): Promise<BenchRow[]> {
         target: `< ${RSS_TARGET_MB[database]} MB`,
         pass: idle < RSS_TARGET_MB[database],
       });
-      const ctx: BenchContext = { database, settings, rounds, service: running, seed, nextPort, tmpDir, log };
+      const ctx: BenchContext = {
+        database,
+        settings,
+        rounds,
+        service: running,
+        seed,
+        databaseUrl: pg?.url,
+        nextPort,
+        tmpDir,
+        log,
+      };
       for (const module of MODULES) {
         if (selected && !selected.includes(module.name)) continue;
         rows.push(...(await module.run(ctx)));

@@ -5,6 +5,7 @@ import type { Container } from '../src/container.js';
 import { accounts, plans } from '../src/db/schema/index.js';
 import { hashPassword } from '../src/domain/accounts/passwords.js';
 import { postLedgerEntry } from '../src/domain/wallet/ledger.js';
+import { postAdjustment } from '../src/domain/wallet/postings.js';
 import { newId } from '../src/lib/ids.js';
 
 export interface BenchPartner {
@@ -18,6 +19,8 @@ export interface BenchSeed {
   planId: string;
   /** A Mobile user with a password, for the login scenario; its hash is in `hashFile`. */
   login: { email: string; password: string; hashFile: string };
+  /** Session tokens of funded Mobile users (the wallet checkout scenario), one user per token. */
+  mobileTokens: string[];
 }
 
 export const BENCH_PASSWORD = 'bench-password-0123';
@@ -90,4 +93,35 @@ export async function cheapestPlan(container: Container): Promise<{ id: string; 
     .limit(1);
   if (!plan) throw new Error('no active plan after start-up: the catalog sync did not import any');
   return plan;
+}
+
+/** Mobile accounts with a session token and a funded wallet (the Mobile checkout scenario). */
+export async function seedMobileUsers(
+  container: Container,
+  count: number,
+  balanceCents: number,
+): Promise<string[]> {
+  const tokens: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = newId('acc');
+    const now = container.clock.now();
+    await container.db.insert(accounts).values({
+      id,
+      email: `bench-user-${i}-${id.toLowerCase()}@example.com`,
+      locale: 'en',
+      createdAt: now,
+      updatedAt: now,
+    });
+    const { token } = await container.sessions.issue(container.db, id);
+    await container.db.transaction((tx) =>
+      postAdjustment(tx, {
+        accountId: id,
+        amountCents: balanceCents,
+        description: 'benchmark funding',
+        at: now,
+      }),
+    );
+    tokens.push(token);
+  }
+  return tokens;
 }
