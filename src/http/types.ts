@@ -28,5 +28,10 @@ declare module 'fastify' {
      * characters (src/http/shared/security.ts).
      */
     freeText?: string[];
+    /**
+     * Partner routes that read only the public catalogue: the key check may be reused for up to
+     * a second (`ApiKeyService.authenticateForCatalog`) instead of a database read per request.
+     */
+    catalogRead?: boolean;
   }
 }

@@ -48,8 +48,19 @@ export function apiKeysOf(account: Account): Record<ApiKeyMode, ApiKeyInfo | nul
   };
 }
 
+/**
+ * How long a key check may be reused by routes that only read the public catalogue
+ * (`authenticateForCatalog`): a regenerated or revoked key, or a suspended account, still reads
+ * destinations and plans for at most this long; every other route checks the key on every request.
+ */
+export const CATALOG_KEY_CACHE_MS = 1000;
+/** Distinct keys remembered for catalogue reads (least recently checked go first). */
+export const CATALOG_KEY_CACHE_SIZE = 10_000;
+
 export function createApiKeyService(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
+  /** Keyed by the key's SHA-256 (never the key itself): the account and when it was read. */
+  const catalogChecks = new Map<string, { account: Account; at: number }>();
   // The per-request key lookup, prepared once per mode (named statements on PostgreSQL: parsed and
   // planned once per connection, no query building per request). Still a database read on every
   // request, so a regenerated or revoked key takes effect on every instance at once.
@@ -65,6 +76,17 @@ export function createApiKeyService(deps: { db: Db; clock: Clock }) {
       .where(eq(accounts.testApiKeyHash, sql.placeholder('hash')))
       .prepare('api_key_test'),
   };
+  async function lookup(mode: ApiKeyMode, hash: string): Promise<Account | null> {
+    const [account] = await byHash[mode].execute({ hash });
+    if (!account || account.status !== 'ACTIVE') return null;
+    return account;
+  }
+
+  /** This instance's catalogue checks of an account are dropped when its keys change here. */
+  function forgetAccount(accountId: string): void {
+    for (const [hash, seen] of catalogChecks) if (seen.account.id === accountId) catalogChecks.delete(hash);
+  }
+
   return {
     /**
      * Replaces the account's key of that mode (the other mode's key is untouched). Only the hash is
@@ -93,6 +115,7 @@ export function createApiKeyService(deps: { db: Db; clock: Clock }) {
         await tx.update(accounts).set(set).where(eq(accounts.id, accountId));
         if (mode === 'test') await openTestWallet(tx, accountId, now);
       });
+      forgetAccount(accountId);
       return { key, mode, apiKeyPrefix, apiKeyGeneratedAt: now };
     },
 
@@ -103,8 +126,33 @@ export function createApiKeyService(deps: { db: Db; clock: Clock }) {
     async authenticate(key: string): Promise<Account | null> {
       const mode = modeOfKey(key);
       if (!mode) return null;
-      const [account] = await byHash[mode].execute({ hash: sha256Hex(key) });
-      if (!account || account.status !== 'ACTIVE') return null;
+      return lookup(mode, sha256Hex(key));
+    },
+
+    /**
+     * `authenticate` for routes that read only the public catalogue (destinations, plans): a key
+     * accepted less than CATALOG_KEY_CACHE_MS ago is accepted again without a database read, so a
+     * partner polling the catalogue costs no query per request. Refusals are never remembered (a
+     * key generated a moment ago works at once), and the account returned must not be used for
+     * anything but the caller's identity (its balance may be up to a second old).
+     */
+    async authenticateForCatalog(key: string): Promise<Account | null> {
+      const mode = modeOfKey(key);
+      if (!mode) return null;
+      const hash = sha256Hex(key);
+      const now = clock.now().getTime();
+      const seen = catalogChecks.get(hash);
+      catalogChecks.delete(hash);
+      if (seen && now - seen.at < CATALOG_KEY_CACHE_MS && now >= seen.at) {
+        catalogChecks.set(hash, seen);
+        return seen.account;
+      }
+      const account = await lookup(mode, hash);
+      if (account) {
+        if (catalogChecks.size >= CATALOG_KEY_CACHE_SIZE)
+          catalogChecks.delete(catalogChecks.keys().next().value!);
+        catalogChecks.set(hash, { account, at: now });
+      }
       return account;
     },
 
@@ -125,6 +173,7 @@ export function createApiKeyService(deps: { db: Db; clock: Clock }) {
           updatedAt: clock.now(),
         })
         .where(eq(accounts.id, accountId));
+      forgetAccount(accountId);
     },
   };
 }

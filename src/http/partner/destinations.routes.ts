@@ -48,6 +48,7 @@ export async function partnerDestinationsRoutes(app: FastifyInstance): Promise<v
   r.get(
     '/destinations',
     {
+      config: { catalogRead: true },
       schema: {
         summary: 'Full catalog',
         tags: ['catalog'],
@@ -66,6 +67,7 @@ export async function partnerDestinationsRoutes(app: FastifyInstance): Promise<v
   r.get(
     '/destinations/:code',
     {
+      config: { catalogRead: true },
       schema: {
         summary: 'One country',
         tags: ['catalog'],

@@ -10,7 +10,9 @@ import { installPartnerRateLimit } from './rate-limit.js';
 /**
  * Partner API, `/api/public/v1`. API key by `Authorization: Bearer` or `X-API-Key`; session
  * tokens and cookies are never accepted. The account is re-read on every request, so a
- * regenerated key or a suspension takes effect at once on every instance.
+ * regenerated key or a suspension takes effect at once on every instance; the catalogue reads
+ * (routes with `config.catalogRead`) reuse a key check for up to a second (CATALOG_KEY_CACHE_MS),
+ * so polling the public catalogue costs no query per request.
  *
  * The key's prefix gives the mode (svc_live_sk_ / svc_test_sk_): `request.livemode`, and the
  * `x-livemode: true|false` header on every response whose key names a mode, errors and 401s
@@ -32,7 +34,11 @@ export async function partnerSurface(app: FastifyInstance): Promise<void> {
       reply.header('x-livemode', String(request.livemode));
     }
     if (request.is404) return;
-    const account = key ? await apiKeys.authenticate(key) : null;
+    const account = !key
+      ? null
+      : request.routeOptions.config.catalogRead
+        ? await apiKeys.authenticateForCatalog(key)
+        : await apiKeys.authenticate(key);
     if (!account) throw new AppError('UNAUTHORIZED', 'Missing or invalid API key');
     request.partner = account;
   });

@@ -70,6 +70,35 @@ describe('Partner API key authentication', () => {
     }
   });
 
+  it('catalogue reads on another instance accept a replaced key for at most 1 s; other routes refuse it at once', async () => {
+    const second = await buildTestApp({ shareWith: t });
+    const CATALOG = '/api/public/v1/destinations';
+    try {
+      const { user, key: oldKey } = await partner();
+      const read = (app: TestApp, url: string) => app.app.inject({ url, headers: { 'x-api-key': oldKey } });
+      expect((await read(second, CATALOG)).statusCode).toBe(200);
+      await t.container.apiKeys.generate(user.id);
+      // The instance that replaced the key forgets it at once, on every route.
+      expectUnauthorized(await read(t, CATALOG));
+      // The other one still has its check of a moment ago for the public catalogue only.
+      expect((await read(second, CATALOG)).statusCode).toBe(200);
+      expectUnauthorized(await read(second, WALLET));
+      t.clock.advance(1000);
+      expectUnauthorized(await read(second, CATALOG));
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('never remembers a refusal: a key generated a moment after a refused request works at once', async () => {
+    const user = await createUser(t.container, { balanceCents: 0 });
+    const CATALOG = '/api/public/v1/destinations';
+    const unknown = 'svc_live_sk_00000000000000000000000000000000000000000';
+    expectUnauthorized(await t.app.inject({ url: CATALOG, headers: { 'x-api-key': unknown } }));
+    const { key } = await t.container.apiKeys.generate(user.id);
+    expect((await t.app.inject({ url: CATALOG, headers: { 'x-api-key': key } })).statusCode).toBe(200);
+  });
+
   it('never accepts a session token or the session cookie', async () => {
     const { user } = await partner();
     expectUnauthorized(await t.app.inject({ url: WALLET, headers: user.auth }));

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { ADMIN_TOKEN, buildTestApp, type TestApp } from '../../helpers/app.js';
 import { importCatalog, pickPlan } from '../../helpers/catalog.js';
+import { createUser } from '../../helpers/factories.js';
 
 /**
  * Every instance learns catalog and rate changes within 1 s without reading the database per
@@ -79,9 +80,14 @@ describe('catalog changes reach every instance', () => {
     }
   });
 
-  test('a cached catalog request does not read the database', async () => {
+  test('a cached catalog request does not read the database (Mobile, and Partner with a key checked < 1 s ago)', async () => {
+    const user = await createUser(t.container, {});
+    const { key } = await t.container.apiKeys.generate(user.id);
+    const partner = (url: string) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
     const urls = ['/api/v1/destinations', '/api/v1/destinations/TR', '/api/v1/destinations?filter=popular'];
+    const partnerUrls = ['/api/public/v1/destinations', '/api/public/v1/destinations/TR'];
     for (const url of urls) expect((await get(t, url)).statusCode).toBe(200);
+    for (const url of partnerUrls) expect((await partner(url)).statusCode).toBe(200);
     const spies = onPostgres
       ? [vi.spyOn(pg.Client.prototype, 'query')]
       : (() => {
@@ -91,6 +97,7 @@ describe('catalog changes reach every instance', () => {
     try {
       for (let i = 0; i < 3; i++) {
         for (const url of urls) expect((await get(t, url)).statusCode).toBe(200);
+        for (const url of partnerUrls) expect((await partner(url)).statusCode).toBe(200);
       }
       expect(spies.map((s) => s.mock.calls.length)).toEqual(spies.map(() => 0));
     } finally {
