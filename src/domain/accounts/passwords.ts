@@ -1,5 +1,18 @@
-import { hash, verify } from '@node-rs/argon2';
+import { availableParallelism } from 'node:os';
+import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
+import pLimit from 'p-limit';
 import { AppError } from '../errors.js';
+
+/**
+ * Every argon2id operation takes 19 MiB for its duration. Running more of them at once than there
+ * are cores finishes none sooner, but a burst of logins (or an attacker's) would hold 19 MiB per
+ * libuv thread: at most one per core runs, the rest wait their turn.
+ */
+const argon2Slots = pLimit(Math.max(1, availableParallelism()));
+/** How many argon2id operations run and wait now (for tests and metrics). */
+export const argon2Load = () => ({ running: argon2Slots.activeCount, waiting: argon2Slots.pendingCount });
+const hash = (password: string) => argon2Slots(() => argonHash(password));
+const verify = (stored: string, password: string) => argon2Slots(() => argonVerify(stored, password));
 
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 256;
