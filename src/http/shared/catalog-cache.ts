@@ -14,6 +14,7 @@ interface Entry {
 const GZIP_MIN_BYTES = 1024;
 
 function acceptsGzip(header: string | string[] | undefined): boolean {
+  if (header === undefined) return false;
   const value = Array.isArray(header) ? header.join(',') : (header ?? '');
   return value.split(',').some((part) => {
     const [coding = '', ...params] = part.trim().toLowerCase().split(';');

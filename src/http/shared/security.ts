@@ -136,26 +136,39 @@ const NO_STORE = /^\/api\/v1\/(?:auth\/|user\/api-key\/)/;
 
 const ADMIN_OPENAPI_PATH = '/api/admin/v1/openapi';
 
-/** Root hooks; register before the surfaces so they run for every route. */
+/**
+ * Root hooks; register before the surfaces so they run for every route. One synchronous onRequest
+ * hook does the per-request work that needs no I/O (it runs for every request, catalog reads at
+ * tens of thousands a second included): the request id and security headers are set before the
+ * route runs, so every answer carries them, errors and 404s included.
+ */
 export function installSecurityHooks(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    reply.header('x-content-type-options', 'nosniff');
+    // Several URLs carry capabilities (reset links, avatar and QR tokens, sandbox payment pages):
+    // never leak them to another site through Referer.
+    reply.header('referrer-policy', 'no-referrer');
     const url = request.raw.url ?? '';
-    if (url.length > MAX_URL_LENGTH) throw new AppError('URI_TOO_LONG', 'Request URL is too long');
+    // A route that sets its own cache-control replaces this default.
+    if (NO_STORE.test(url)) reply.header('cache-control', 'no-store');
+    if (url.length > MAX_URL_LENGTH) return done(new AppError('URI_TOO_LONG', 'Request URL is too long'));
     if (CONTROL_IN_URL.test(url)) {
-      throw controlCharacterError(
-        url.includes('?') && CONTROL_IN_URL.test(url.slice(url.indexOf('?'))) ? 'query' : 'path',
+      return done(
+        controlCharacterError(
+          url.includes('?') && CONTROL_IN_URL.test(url.slice(url.indexOf('?'))) ? 'query' : 'path',
+        ),
       );
     }
-  });
-
-  // The operator API's contract is not public: /api/admin/v1/openapi.json (registered with the
-  // other documents in openapi.ts) needs the admin token like every operator route.
-  app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith(ADMIN_OPENAPI_PATH)) return;
-    const adminToken = app.container.config.adminToken;
-    const token = parseBearer(request.headers.authorization);
-    if (!adminToken || !token || !safeEqual(token, adminToken))
-      throw new AppError('UNAUTHORIZED', 'Missing or invalid admin token');
+    // The operator API's contract is not public: /api/admin/v1/openapi.json (registered with the
+    // other documents in openapi.ts) needs the admin token like every operator route.
+    if (url.startsWith(ADMIN_OPENAPI_PATH)) {
+      const adminToken = app.container.config.adminToken;
+      const token = parseBearer(request.headers.authorization);
+      if (!adminToken || !token || !safeEqual(token, adminToken))
+        return done(new AppError('UNAUTHORIZED', 'Missing or invalid admin token'));
+    }
+    done();
   });
 
   app.addHook('preValidation', async (request) => {
@@ -163,16 +176,6 @@ export function installSecurityHooks(app: FastifyInstance): void {
     const freeText = new Set(request.routeOptions.config.freeText ?? []);
     const field = findControl(request.body, freeText, '');
     if (field) throw controlCharacterError(field);
-  });
-
-  app.addHook('onSend', async (request, reply, payload) => {
-    reply.header('x-content-type-options', 'nosniff');
-    // Several URLs carry capabilities (reset links, avatar and QR tokens, sandbox payment pages):
-    // never leak them to another site through Referer.
-    reply.header('referrer-policy', 'no-referrer');
-    if (NO_STORE.test(request.url) && !reply.hasHeader('cache-control'))
-      reply.header('cache-control', 'no-store');
-    return payload;
   });
 }
 
