@@ -65,7 +65,7 @@ export async function startService(
   nodeArgs: string[] = [],
 ): Promise<ServiceProcess> {
   const started = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, 'dist/main.js'], {
+  const child = spawn(process.execPath, [...startFlags(), ...nodeArgs, 'dist/main.js'], {
     cwd: ROOT,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}` },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -89,6 +89,17 @@ export async function startService(
   }
   const startMs = Math.round(performance.now() - started);
   return { process: child, port, base, startMs, stop: () => stopChild(child) };
+}
+
+/** The node flags of `npm start` (`exec node <flags> dist/main.js` in package.json): the bench runs what users run. */
+export function startFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  const match = /\bnode\s+(.*?)\s*dist\/main\.js/.exec(pkg.scripts.start ?? '');
+  if (!match)
+    throw new Error('package.json "start" no longer runs node dist/main.js: update bench/processes.ts');
+  return match[1]!.split(/\s+/).filter(Boolean);
 }
 
 function stopChild(child: ChildProcess): Promise<void> {
