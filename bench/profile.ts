@@ -3,7 +3,7 @@
  * self-time functions. Seeds like `npm run bench` (BENCH_PROFILE_DB=postgresql|pglite), starts
  * `node --cpu-prof dist/main.js` (build first: npm run build:server), drives each path for
  * BENCH_DURATION seconds (default 10; paths under /api/public/v1 get a partner key; the path
- * "login" posts the seeded login), stops it and prints the 25 functions with the most self time.
+ * "login" posts the seeded login, "orders" places Partner orders with the partners' keys in turn), stops it and prints the 25 functions with the most self time.
  * The .cpuprofile stays in bench/results/profiles/ (open it in Chrome DevTools).
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -61,15 +61,19 @@ async function main(): Promise<void> {
     try {
       for (const path of paths) {
         const login = path === 'login';
+        const order = path === 'orders';
         const result = await runScenario(
           {
             name: path,
-            url: `${service.base}${login ? '/api/v1/auth/login' : path}`,
-            method: login ? 'POST' : 'GET',
+            url: `${service.base}${login ? '/api/v1/auth/login' : order ? '/api/public/v1/orders' : path}`,
+            method: login || order ? 'POST' : 'GET',
             body: login
               ? JSON.stringify({ email: seed.login.email, password: seed.login.password })
-              : undefined,
-            headers: path.startsWith('/api/public/') ? { 'x-api-key': seed.partners[0]!.key } : {},
+              : order
+                ? JSON.stringify({ planId: seed.planId, quantity: 1 })
+                : undefined,
+            headers: path.startsWith('/api/public/') && !order ? { 'x-api-key': seed.partners[0]!.key } : {},
+            ...(order && { apiKeys: seed.partners.map((p) => p.key) }),
             pid: service.process.pid!,
           },
           {
