@@ -6,7 +6,7 @@
  * 1. PostgreSQL: BENCH_DATABASE_URL, or a fresh esim_bench_<ts> database on the local server
  *    (dropped afterwards); PGlite: a fresh temporary DATA_DIR. Migrated, start-up tasks run
  *    (catalog import), partners and a login user seeded, from this process; then closed.
- * 2. The service is started as `npm start` runs it (`node dist/main.js`, compiled first unless
+ * 2. The service is started as `npm start` runs it (`node <its flags> dist/main.js`, compiled first unless
  *    BENCH_BUILD=0), BENCH_STARTS times (median start-up to GET /ready 200 is reported), sandbox
  *    providers, LOG_LEVEL=warn, rate limits raised out of the way; RSS of its process tree
  *    measured idle.

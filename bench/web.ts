@@ -27,6 +27,11 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'esim-bench-web-'));
+  // The browser first: without Chromium this fails before there is a server to leave behind.
+  const browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    args: CHROMIUM_ARGS,
+  });
   const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     env: {
       ...process.env,
@@ -40,10 +45,6 @@ async function main(): Promise<void> {
       NODE_ENV: 'production',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const browser = await chromium.launch({
-    executablePath: chromiumPath(),
-    args: CHROMIUM_ARGS,
   });
   try {
     for (let i = 0; ; i++) {
