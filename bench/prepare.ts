@@ -23,6 +23,8 @@ export function serviceEnv(database: BenchDatabaseKind, url: string, dataDir: st
   };
   delete env.ADMIN_TOKEN;
   delete env.METRICS_TOKEN;
+  // GET /metrics (heap, GC, event-loop lag) while a scenario runs, for a look inside the RSS figure.
+  if (process.env.BENCH_METRICS_TOKEN) env.METRICS_TOKEN = process.env.BENCH_METRICS_TOKEN;
   return env;
 }
 
