@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lte, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, or, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
 import { jobs } from '../db/schema/index.js';
 import type { Clock } from '../lib/clock.js';
@@ -31,6 +31,19 @@ export interface JobQueue {
   extend(job: Job): Promise<void>;
   /** Schedules a retry at `retryAt`, or marks the job failed when `retryAt` is null. */
   fail(job: Job, error: string, retryAt: Date | null): Promise<void>;
+}
+
+/**
+ * The statement that marks the pending job of `dedupeKey` done without running it, for work its
+ * job was a safety net for and that has just been finished (in the caller's transaction, where
+ * `onlyIf` holds). A job already claimed (running) is left alone: it finds the work done. Not
+ * executed here: run it, or put it in a data-modifying CTE with `$with`.
+ */
+export function settlePendingJob(tx: DbOrTx, dedupeKey: string, now: Date, onlyIf?: SQL) {
+  return tx
+    .update(jobs)
+    .set({ status: 'done', lockedBy: null, lockedUntil: null, updatedAt: now })
+    .where(and(eq(jobs.dedupeKey, dedupeKey), eq(jobs.status, 'pending'), onlyIf));
 }
 
 export function createJobQueue(deps: { db: Db; clock: Clock }): JobQueue {

@@ -167,17 +167,41 @@ describe('fulfillment failure, background retry and refund', () => {
     await expectLedgerInvariant(t.container);
   });
 
-  it('the background job is a no-op for an order the request already completed', async () => {
+  it('an order the request completed settles its background job: it never runs', async () => {
     const user = await createUser(t.container, { balanceCents: priceCents });
     const res = await checkout(t, user);
     expect(res.statusCode).toBe(200);
+    const jobOf = async () =>
+      (
+        await t.container.db
+          .select()
+          .from(jobs)
+          .where(eq(jobs.dedupeKey, `fulfill:${res.json().orderId}`))
+      )[0]!;
+    // Settled in the completing transaction, before it was due: done, never attempted.
+    expect(await jobOf()).toMatchObject({ status: 'done', attempts: 0, lockedBy: null });
     await nextRetry(t, 0);
-    const [job] = await t.container.db
+    expect(await jobOf()).toMatchObject({ status: 'done', attempts: 0 });
+    expect(await attemptsOf(t, res.json().orderId)).toHaveLength(1);
+  });
+
+  it('an order whose request attempt failed keeps its job, which completes it', async () => {
+    const user = await createUser(t.container, { balanceCents: priceCents });
+    await failNext(t, 1);
+    const res = await checkout(t, user);
+    const orderId = res.json().orderId as string;
+    const [pending] = await t.container.db
       .select()
       .from(jobs)
-      .where(eq(jobs.dedupeKey, `fulfill:${res.json().orderId}`));
-    expect(job!.status).toBe('done');
-    expect(await attemptsOf(t, res.json().orderId)).toHaveLength(1);
+      .where(eq(jobs.dedupeKey, `fulfill:${orderId}`));
+    expect(pending).toMatchObject({ status: 'pending', attempts: 0 });
+    await nextRetry(t, 0);
+    expect((await orderOf(t, orderId)).status).toBe('COMPLETED');
+    const [ran] = await t.container.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.dedupeKey, `fulfill:${orderId}`));
+    expect(ran).toMatchObject({ status: 'done', attempts: 1 });
   });
 
   it('a request attempt and a job attempt racing for one order issue the eSIMs once', async () => {

@@ -78,17 +78,6 @@ export function createEventOutbox(deps: { db: Db; queue: JobQueue; clock: Clock 
   async function emitEvent(tx: Tx, input: EmitEventInput): Promise<EventRow> {
     const now = clock.now();
     const livemode = input.livemode ?? true;
-    const [row] = await tx
-      .insert(events)
-      .values({
-        id: newEventId(),
-        accountId: input.accountId,
-        type: input.type,
-        livemode,
-        data: input.data,
-        createdAt: now,
-      })
-      .returning();
     const conditions = [
       eq(webhookEndpoints.accountId, input.accountId),
       eq(webhookEndpoints.livemode, livemode),
@@ -99,15 +88,44 @@ export function createEventOutbox(deps: { db: Db; queue: JobQueue; clock: Clock 
         eq(webhookEndpoints.status, 'enabled'),
         sql`(${webhookEndpoints.eventTypes} is null or ${webhookEndpoints.eventTypes} @> ${JSON.stringify([input.type])}::jsonb)`,
       );
-    const endpoints = await tx
-      .select({ id: webhookEndpoints.id })
-      .from(webhookEndpoints)
-      .where(and(...conditions));
+    // One statement: the event row, and beside it each endpoint it goes to (none: one row, null).
+    const inserted$ = tx.$with('inserted').as(
+      tx
+        .insert(events)
+        .values({
+          id: newEventId(),
+          accountId: input.accountId,
+          type: input.type,
+          livemode,
+          data: input.data,
+          createdAt: now,
+        })
+        .returning(),
+    );
+    const rows = await tx
+      .with(inserted$)
+      .select({
+        event: {
+          id: inserted$.id,
+          accountId: inserted$.accountId,
+          type: inserted$.type,
+          livemode: inserted$.livemode,
+          data: inserted$.data,
+          createdAt: inserted$.createdAt,
+          seq: inserted$.seq,
+          txid: inserted$.txid,
+        },
+        endpointId: webhookEndpoints.id,
+      })
+      .from(inserted$)
+      .leftJoin(webhookEndpoints, and(...conditions));
+    const row = rows[0]!.event;
+    const endpoints = rows.flatMap((r) => (r.endpointId ? [{ id: r.endpointId }] : []));
     for (const endpoint of endpoints) {
       const deliveryId = `whd_${randomBase62(20)}`;
       await tx.insert(webhookDeliveries).values({
         id: deliveryId,
-        eventId: row!.id,
+        eventId: row.id,
         endpointId: endpoint.id,
         nextAttemptAt: now,
         createdAt: now,
@@ -121,7 +139,7 @@ export function createEventOutbox(deps: { db: Db; queue: JobQueue; clock: Clock 
         dedupeKey: `deliver:${deliveryId}`,
       });
     }
-    return row!;
+    return row;
   }
 
   /**

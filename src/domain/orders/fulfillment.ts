@@ -5,7 +5,15 @@ import { newId } from '../../lib/ids.js';
 import { EsimProviderError, type ProviderProfile } from '../../providers/esim/types.js';
 import { AppError } from '../errors.js';
 import { refundPurchase } from '../wallet/postings.js';
-import { esimProviderFor, type EsimRow, type OrderDeps, type OrderRow, type Tx } from './ports.js';
+import { settlePendingJob } from '../../jobs/queue.js';
+import {
+  esimProviderFor,
+  fulfillJobKey,
+  type EsimRow,
+  type OrderDeps,
+  type OrderRow,
+  type Tx,
+} from './ports.js';
 
 /** The plan fields an attempt needs; the placing transaction already has them. */
 export type PlanForFulfillment = Pick<
@@ -142,22 +150,45 @@ export function createFulfillment(deps: OrderDeps) {
   ): Promise<{ order: OrderRow; esims: EsimRow[] } | null> {
     return db.transaction(async (tx) => {
       const now = clock.now();
-      // Completion and the count of this (successful) attempt are one conditional UPDATE.
-      const [done] = await tx
-        .update(orders)
-        .set({
-          status: 'COMPLETED',
-          completedAt: now,
-          updatedAt: now,
-          lastError: null,
-          fulfillmentAttempts: sql`${orders.fulfillmentAttempts} + 1`,
-        })
-        .where(and(eq(orders.id, order.id), eq(orders.status, 'PROCESSING')))
-        .returning();
+      // One statement (data-modifying CTEs): the conditional UPDATE completing the order and
+      // counting this attempt, and, only if it matched, the attempt's row and the settled job.
+      const done$ = tx.$with('done').as(
+        tx
+          .update(orders)
+          .set({
+            status: 'COMPLETED',
+            completedAt: now,
+            updatedAt: now,
+            lastError: null,
+            fulfillmentAttempts: sql`${orders.fulfillmentAttempts} + 1`,
+          })
+          .where(and(eq(orders.id, order.id), eq(orders.status, 'PROCESSING')))
+          .returning(),
+      );
+      const attempt$ = tx.$with('attempt').as(
+        tx.insert(fulfillmentAttempts).select(
+          tx
+            .select({
+              id: sql`${newId('att')}`.as('id'),
+              orderId: done$.id,
+              attempt: done$.fulfillmentAttempts,
+              outcome: sql`'success'`.as('outcome'),
+              source: sql`${source}`.as('source'),
+              error: sql`null`.as('error'),
+              createdAt: done$.updatedAt,
+            })
+            .from(done$),
+        ),
+      );
+      // The fulfillment job queued as a safety net (recovery if this process dies) is not needed
+      // any more: settled here, it never runs.
+      const settled$ = tx
+        .$with('settled')
+        .as(settlePendingJob(tx, fulfillJobKey(order.id), now, sql`exists (select 1 from done)`));
+      const [done] = await tx.with(done$, attempt$, settled$).select().from(done$);
       // Lost a race with a concurrent attempt (already COMPLETED) or a refund: store nothing.
       if (!done) return null;
       const stored = await storeProfiles(tx, order, profiles);
-      await insertAttempt(tx, done, source, null);
       await deps.receipts?.orderCompleted(tx, done);
       if (deps.events) {
         await deps.events.orderCompleted(tx, done, stored);

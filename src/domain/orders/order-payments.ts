@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { orders } from '../../db/schema/index.js';
 import type { OrderPaymentListener } from '../payments/settlement.js';
 import { chargePurchase } from '../wallet/postings.js';
-import { ORDER_JOBS, type OrderDeps, type OrderRow, type Tx } from './ports.js';
+import { fulfillJobKey, ORDER_JOBS, type OrderDeps, type OrderRow, type Tx } from './ports.js';
 
 export type OrderChargingDeps = Pick<OrderDeps, 'db' | 'clock' | 'queue' | 'events'> & {
   fulfillmentMaxAttempts: number;
@@ -34,7 +34,7 @@ export function createOrderCharging(deps: OrderChargingDeps) {
       payload: { orderId: order.id },
       runAt: new Date(now.getTime() + delayMs),
       maxAttempts: deps.fulfillmentMaxAttempts,
-      dedupeKey: `fulfill:${order.id}`,
+      dedupeKey: fulfillJobKey(order.id),
     });
   }
 

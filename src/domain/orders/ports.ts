@@ -102,5 +102,8 @@ export const ORDER_JOBS = {
   refreshEsims: 'esims.refresh',
 } as const;
 
+/** The dedupe key of an order's fulfillment job: at most one pending or running per order. */
+export const fulfillJobKey = (orderId: string) => `fulfill:${orderId}`;
+
 /** Unpaid card/crypto orders are cancelled after this long (decisions §3). */
 export const UNPAID_ORDER_TTL_MS = 24 * 60 * 60 * 1000;
