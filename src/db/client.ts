@@ -3,6 +3,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { MIGRATIONS_FOLDER, type Database, type Db } from './database.js';
+import { nameStatementsByText } from './named-statements.js';
 import { pgNotifications } from './notifications.js';
 import * as schema from './schema/index.js';
 
@@ -47,6 +48,7 @@ function openPostgres(url: string, max: number, connectTimeoutMs: number): Datab
   // 'error' and kill the process. The next query on it fails (→ 503) and release drops it.
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
+    nameStatementsByText(client);
   });
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   const notifications = pgNotifications({ connectionString: url, connectTimeoutMs });
