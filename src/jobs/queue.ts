@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lte, or, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
 import { jobs } from '../db/schema/index.js';
 import type { Clock } from '../lib/clock.js';
@@ -40,10 +40,14 @@ export interface JobQueue {
  * executed here: run it, or put it in a data-modifying CTE with `$with`.
  */
 export function settlePendingJob(tx: DbOrTx, dedupeKey: string, now: Date, onlyIf?: SQL) {
-  return tx
-    .update(jobs)
-    .set({ status: 'done', lockedBy: null, lockedUntil: null, updatedAt: now })
-    .where(and(eq(jobs.dedupeKey, dedupeKey), eq(jobs.status, 'pending'), onlyIf));
+  return (
+    tx
+      .update(jobs)
+      .set({ status: 'done', lockedBy: null, lockedUntil: null, updatedAt: now })
+      // 'pending' as a literal: a statement prepared once (src/db/named-statements.ts) can then use
+      // the partial unique index on dedupe_key in its generic plan.
+      .where(and(eq(jobs.dedupeKey, dedupeKey), sql`${jobs.status} = 'pending'`, onlyIf))
+  );
 }
 
 export function createJobQueue(deps: { db: Db; clock: Clock }): JobQueue {
