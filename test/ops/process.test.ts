@@ -1,6 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { request } from 'node:http';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -131,6 +133,20 @@ beforeAll(() => {
   const build = spawnSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, encoding: 'utf8' });
   expect(build.status, build.stdout + build.stderr).toBe(0);
 }, 300_000);
+
+describe('npm run build', () => {
+  test('builds the web app for production even when NODE_ENV says otherwise (here: test)', () => {
+    expect(process.env.NODE_ENV).toBe('test');
+    const assets = join(ROOT, 'web', 'dist', 'assets');
+    const scripts = readdirSync(assets).filter((f) => f.endsWith('.js'));
+    expect(scripts.length).toBeGreaterThan(0);
+    // React's development build carries its warnings; the production build does not.
+    const dev = scripts.filter((f) =>
+      readFileSync(join(assets, f), 'utf8').includes('is deprecated in plain JavaScript React classes'),
+    );
+    expect(dev).toEqual([]);
+  });
+});
 
 describe('npm start', () => {
   test('SIGTERM to npm: a slow request in flight finishes, new connections are refused, every process exits, status 0', async () => {
