@@ -69,12 +69,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
     ...securityServerOptions(),
-    // Every request gets a child logger; Fastify passes `{}` as its options, which sends pino down
-    // its slow path (formatters rebuilt per request). Without route logger options, none is passed.
-    childLoggerFactory: (logger, bindings, opts) =>
-      opts.level !== undefined || opts.serializers !== undefined
-        ? logger.child(bindings, opts)
-        : logger.child(bindings),
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();

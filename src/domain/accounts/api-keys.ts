@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import { LRUCache } from 'lru-cache';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { accounts } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
@@ -59,8 +60,15 @@ export const CATALOG_KEY_CACHE_SIZE = 10_000;
 
 export function createApiKeyService(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
-  /** Keyed by the key's SHA-256 (never the key itself): the account and when it was read. */
-  const catalogChecks = new Map<string, { account: Account; at: number }>();
+  /** Keyed by the key's SHA-256 (never the key itself); ages on the injectable clock. */
+  const catalogChecks = new LRUCache<string, Account>({
+    max: CATALOG_KEY_CACHE_SIZE,
+    // lru-cache keeps an entry while its age is ≤ ttl (ms): reused for less than 1 s, not 1 s.
+    ttl: CATALOG_KEY_CACHE_MS - 1,
+    // Read the clock on every check (no cached "now"), so a test clock's step is seen at once.
+    ttlResolution: 0,
+    perf: { now: () => clock.now().getTime() },
+  });
   // The per-request key lookup, prepared once per mode (named statements on PostgreSQL: parsed and
   // planned once per connection, no query building per request). Still a database read on every
   // request, so a regenerated or revoked key takes effect on every instance at once.
@@ -84,7 +92,8 @@ export function createApiKeyService(deps: { db: Db; clock: Clock }) {
 
   /** This instance's catalogue checks of an account are dropped when its keys change here. */
   function forgetAccount(accountId: string): void {
-    for (const [hash, seen] of catalogChecks) if (seen.account.id === accountId) catalogChecks.delete(hash);
+    const hashes = [...catalogChecks.entries()].filter(([, account]) => account.id === accountId);
+    for (const [hash] of hashes) catalogChecks.delete(hash);
   }
 
   return {
@@ -140,19 +149,10 @@ export function createApiKeyService(deps: { db: Db; clock: Clock }) {
       const mode = modeOfKey(key);
       if (!mode) return null;
       const hash = sha256Hex(key);
-      const now = clock.now().getTime();
       const seen = catalogChecks.get(hash);
-      catalogChecks.delete(hash);
-      if (seen && now - seen.at < CATALOG_KEY_CACHE_MS && now >= seen.at) {
-        catalogChecks.set(hash, seen);
-        return seen.account;
-      }
+      if (seen) return seen;
       const account = await lookup(mode, hash);
-      if (account) {
-        if (catalogChecks.size >= CATALOG_KEY_CACHE_SIZE)
-          catalogChecks.delete(catalogChecks.keys().next().value!);
-        catalogChecks.set(hash, { account, at: now });
-      }
+      if (account) catalogChecks.set(hash, account);
       return account;
     },
 

@@ -1,11 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { esims, fulfillmentAttempts, orders, plans } from '../../db/schema/index.js';
 import { randomToken } from '../../lib/crypto.js';
+import { settlePendingJob } from '../../jobs/queue.js';
 import { newId } from '../../lib/ids.js';
 import { EsimProviderError, type ProviderProfile } from '../../providers/esim/types.js';
 import { AppError } from '../errors.js';
 import { refundPurchase } from '../wallet/postings.js';
-import { settlePendingJob } from '../../jobs/queue.js';
 import {
   esimProviderFor,
   fulfillJobKey,

@@ -15,7 +15,7 @@ const GZIP_MIN_BYTES = 1024;
 
 function acceptsGzip(header: string | string[] | undefined): boolean {
   if (header === undefined) return false;
-  const value = Array.isArray(header) ? header.join(',') : (header ?? '');
+  const value = Array.isArray(header) ? header.join(',') : header;
   return value.split(',').some((part) => {
     const [coding = '', ...params] = part.trim().toLowerCase().split(';');
     const q = params.map((p) => /^\s*q=([\d.]+)/.exec(p)?.[1]).find(Boolean);
