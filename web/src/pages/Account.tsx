@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link } from 'react-router';
 import { api, ApiError, unwrap } from '../api/client';
 import { CURRENCIES, type Currency, type User } from '../api/types';
 import { Field } from '../components/Field';
@@ -247,17 +247,14 @@ function ChangePassword() {
 
 function DeleteAccount({ user }: { user: User }) {
   const { t, language } = useI18n();
-  const setMe = useSetMe();
-  const navigate = useNavigate();
   const id = useId();
   const [confirmed, setConfirmed] = useState(false);
   const remove = useMutation({
     mutationFn: () => unwrap(api.DELETE('/api/v1/user/account')),
-    onSuccess: async () => {
-      // Leave the page first: with the user gone, this page would send the visitor to /login.
-      await navigate('/?deleted=1', { replace: true });
-      setMe(null);
-    },
+    // A full page load, not a client-side navigation: nothing of the deleted account stays in
+    // memory, and there is no moment where this page, behind login, sees no user and sends the
+    // visitor to /login instead (a race that showed on slow machines).
+    onSuccess: () => window.location.replace('/?deleted=1'),
   });
   const blocked = remove.error instanceof ApiError && remove.error.code === 'WALLET_NOT_EMPTY';
   const submit = (e: FormEvent) => {
