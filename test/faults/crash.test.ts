@@ -21,7 +21,7 @@ import {
  * orders, then a restart: every charged order ends COMPLETED or REFUNDED, nothing is charged
  * twice (also when clients retry with their Idempotency-Key), every balance = Σ its ledger.
  */
-const PG_PORT = 55432;
+const PG_PORT = 25432;
 const HTTP_PORT = 3750;
 const ROUNDS = 2;
 const CUSTOMERS = 6;

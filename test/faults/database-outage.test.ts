@@ -20,7 +20,7 @@ import {
  * error shape within 5 s (no hang, no 500); the service serves again within 10 s of its return,
  * without a restart; no money is lost or duplicated.
  */
-const PG_PORT = 55433;
+const PG_PORT = 25433;
 const HTTP_PORT = 3752;
 const WARM_UP_MS = 2_000;
 const OUTAGE_MS = 8_000;

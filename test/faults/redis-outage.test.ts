@@ -20,8 +20,8 @@ import {
  * Redis stopped under load (REDIS_URL set): the API keeps serving, rate limits fall back to
  * in-process counters with a warning in the log, and go back to Redis when it returns.
  */
-const PG_PORT = 55434;
-const REDIS_PORT = 56379;
+const PG_PORT = 25434;
+const REDIS_PORT = 26379;
 const HTTP_PORT = 3754;
 const READ_LIMIT = 20;
 const READS = READ_LIMIT + 5;

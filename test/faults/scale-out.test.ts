@@ -24,8 +24,8 @@ import {
  * both instances, and rate-limited reads spread over both give one service's results and one
  * rate limit; the background work is done by the worker process alone.
  */
-const PG_PORT = 55435;
-const REDIS_PORT = 56380;
+const PG_PORT = 25435;
+const REDIS_PORT = 26380;
 const API_PORTS = [3760, 3761];
 const WORKER_PORT = 3762;
 const READ_LIMIT = 30;
