@@ -39,10 +39,92 @@ function migratedTarball(): Promise<Blob> {
   return pgliteTemplate;
 }
 
+/**
+ * Loading the template into a new PGlite costs ~1 s (its backend starting in WASM), most of a
+ * PGlite test run. So a dropped database goes back to this worker's pool, reset to the template's
+ * state, and the next test database is one of those: TRUNCATE of every table (the template has
+ * no rows) and sequences restarted, tens of milliseconds. A database whose schema a test changed
+ * and left changed is closed instead (its schema fingerprint differs from the template's).
+ */
+const idle: PGlite[] = [];
+const MAX_IDLE = 2;
+let template: Promise<PoolTemplate | null> | undefined;
+
+interface PoolTemplate {
+  fingerprint: string;
+  reset: string;
+}
+
 async function freshPglite(): Promise<FreshDatabase> {
-  const client = await PGlite.create({ loadDataDir: await migratedTarball() });
-  const database = wrapPglite(client);
-  return { database, drop: () => database.close() };
+  const client = idle.pop() ?? (await PGlite.create({ loadDataDir: await migratedTarball() }));
+  // Read while the database is still as loaded, before the test writes to it.
+  template ??= describeTemplate(client);
+  await template;
+  const database = wrapPglite(client, false);
+  return {
+    database,
+    drop: async () => {
+      await database.close();
+      await recycle(client);
+    },
+  };
+}
+
+async function recycle(client: PGlite): Promise<void> {
+  const plan = await template;
+  if (!plan || client.closed || idle.length >= MAX_IDLE || (await fingerprint(client)) !== plan.fingerprint) {
+    if (!client.closed) await client.close();
+    return;
+  }
+  await client.exec(plan.reset);
+  // Session state a test may leave: settings, prepared statements, temporary tables, locks
+  // (a statement of its own: it cannot run in the implicit transaction of a multi-statement exec).
+  await client.exec('discard all');
+  idle.push(client);
+}
+
+/** What a reset must do, read from a database as loaded from the template (null: no pooling). */
+async function describeTemplate(client: PGlite): Promise<PoolTemplate | null> {
+  const tables = (
+    await client.query<{ name: string }>(
+      `select quote_ident(tablename) as name from pg_tables where schemaname = 'public' order by 1`,
+    )
+  ).rows.map((r) => r.name);
+  const sequences = (
+    await client.query<{ name: string }>(
+      `select quote_ident(sequencename) as name from pg_sequences where schemaname = 'public' order by 1`,
+    )
+  ).rows.map((r) => r.name);
+  // A template with rows (a migration seeding data) cannot be restored by TRUNCATE: no pooling.
+  for (const table of tables) {
+    const { rows } = await client.query(`select 1 from public.${table} limit 1`);
+    if (rows.length > 0) return null;
+  }
+  return {
+    fingerprint: await fingerprint(client),
+    reset: [
+      `truncate ${tables.map((t) => `public.${t}`).join(', ')} restart identity cascade`,
+      ...sequences.map((s) => `alter sequence public.${s} restart`),
+    ].join(';\n'),
+  };
+}
+
+/** The public schema's shape: columns, constraints, indexes and functions. */
+async function fingerprint(client: PGlite): Promise<string> {
+  const { rows } = await client.query<{ hash: string }>(`
+    select md5(coalesce(string_agg(item, ',' order by item), '')) as hash from (
+      select 'c:' || table_name || '.' || column_name || ':' || data_type || ':' || is_nullable || ':' ||
+             coalesce(column_default, '') as item
+        from information_schema.columns where table_schema = 'public'
+      union all
+      select 'k:' || conrelid::regclass::text || '.' || conname || ':' || pg_get_constraintdef(oid)
+        from pg_constraint where connamespace = 'public'::regnamespace
+      union all
+      select 'i:' || indexname || ':' || indexdef from pg_indexes where schemaname = 'public'
+      union all
+      select 'f:' || proname || ':' || md5(prosrc) from pg_proc where pronamespace = 'public'::regnamespace
+    ) items`);
+  return rows[0]!.hash;
 }
 
 async function freshPostgres(serverUrl: string): Promise<FreshDatabase> {
