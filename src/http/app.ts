@@ -9,6 +9,7 @@ import type { Container } from '../container.js';
 import { pinoOptions } from '../lib/log-redaction.js';
 import { adminSurface } from './admin/index.js';
 import { installErrorHandling } from './shared/errors.js';
+import { lazyRequestLogger } from './shared/request-logger.js';
 import { installSecurityHooks, securityServerOptions } from './shared/security.js';
 import { registerApiReference } from './docs.js';
 import { mobileSurface } from './mobile/index.js';
@@ -66,6 +67,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...(options.loggerInstance
       ? { loggerInstance: options.loggerInstance }
       : { logger: options.logger ?? loggerOptions(config) }),
+    childLoggerFactory: lazyRequestLogger,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
     ...securityServerOptions(),
