@@ -4,7 +4,9 @@
  * `node --cpu-prof dist/main.js` (build first: npm run build:server), drives each path for
  * BENCH_DURATION seconds (default 10; paths under /api/public/v1 get a partner key; the path
  * "login" posts the seeded login, "orders" places Partner orders with the partners' keys in turn), stops it and prints the 25 functions with the most self time.
- * The .cpuprofile stays in bench/results/profiles/ (open it in Chrome DevTools).
+ * The .cpuprofile stays in bench/results/profiles/ (open it in Chrome DevTools). Each path also
+ * prints its CPU per request (service process and PostgreSQL processes, from /proc);
+ * BENCH_PROFILE_CPU_ONLY=1 runs without the profiler and prints only that.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,6 +44,33 @@ export function topSelfTime(profile: Profile, count = 25): Array<{ fn: string; p
     .map(([fn, n]) => ({ fn, percent: Number(((100 * n) / all).toFixed(1)) }));
 }
 
+/** user + system CPU seconds of these processes so far (Linux /proc, 100 ticks a second). */
+function cpuSeconds(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone
+    }
+  }
+  return ticks / 100;
+}
+
+function postgresPids(): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+      } catch {
+        return false;
+      }
+    });
+}
+
 async function main(): Promise<void> {
   const paths = process.argv.slice(2);
   if (paths.length === 0) paths.push('/api/v1/destinations');
@@ -54,14 +83,17 @@ async function main(): Promise<void> {
     const env = serviceEnv(database, pg?.url ?? '', join(tmp, 'data'));
     const seed = await prepare(env, tmp, { partners: 4, ordersPerPartner: 100_000 });
     const before = new Set(readdirSync(outDir));
-    const service = await startService(env, Number(process.env.BENCH_PORT_BASE ?? 4600) + 98, [
-      '--cpu-prof',
-      `--cpu-prof-dir=${outDir}`,
-    ]);
+    const cpuOnly = process.env.BENCH_PROFILE_CPU_ONLY === '1';
+    const service = await startService(
+      env,
+      Number(process.env.BENCH_PORT_BASE ?? 4600) + 98,
+      cpuOnly ? [] : ['--cpu-prof', `--cpu-prof-dir=${outDir}`],
+    );
     try {
       for (const path of paths) {
         const login = path === 'login';
         const order = path === 'orders';
+        const cpuBefore = [cpuSeconds([service.process.pid!]), cpuSeconds(postgresPids())];
         const result = await runScenario(
           {
             name: path,
@@ -83,10 +115,18 @@ async function main(): Promise<void> {
           },
         );
         process.stdout.write(`${path}: ${result.requestsPerSecond} req/s, p99 ${result.latencyP99Ms} ms\n`);
+        // CPU per request from /proc: the service process, and every PostgreSQL process.
+        const perRequest = (before: number, after: number) =>
+          ((1000 * (after - before)) / Math.max(1, result.requests)).toFixed(2);
+        process.stdout.write(
+          `  CPU per request: service ${perRequest(cpuBefore[0]!, cpuSeconds([service.process.pid!]))} ms, ` +
+            `PostgreSQL ${perRequest(cpuBefore[1]!, cpuSeconds(postgresPids()))} ms (${result.requests} requests)\n`,
+        );
       }
     } finally {
       await service.stop();
     }
+    if (cpuOnly) return;
     const file = readdirSync(outDir).find((f) => !before.has(f) && f.endsWith('.cpuprofile'));
     if (!file) throw new Error('no .cpuprofile written');
     const profile = JSON.parse(readFileSync(join(outDir, file), 'utf8')) as Profile;

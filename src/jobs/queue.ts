@@ -1,5 +1,6 @@
-import { and, asc, eq, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
+import { placeholders, reusable } from '../db/reusable.js';
 import { jobs } from '../db/schema/index.js';
 import type { Clock } from '../lib/clock.js';
 
@@ -39,7 +40,7 @@ export interface JobQueue {
  * `onlyIf` holds). A job already claimed (running) is left alone: it finds the work done. Not
  * executed here: run it, or put it in a data-modifying CTE with `$with`.
  */
-export function settlePendingJob(tx: DbOrTx, dedupeKey: string, now: Date, onlyIf?: SQL) {
+export function settlePendingJob(tx: DbOrTx, dedupeKey: string | Placeholder, now: Date, onlyIf?: SQL) {
   return (
     tx
       .update(jobs)
@@ -50,23 +51,38 @@ export function settlePendingJob(tx: DbOrTx, dedupeKey: string, now: Date, onlyI
   );
 }
 
+const JOB_COLUMNS = [
+  'kind',
+  'payload',
+  'runAt',
+  'maxAttempts',
+  'dedupeKey',
+  'createdAt',
+  'updatedAt',
+] as const satisfies ReadonlyArray<keyof typeof jobs.$inferInsert>;
+
+/** Several times per order: built once (src/db/reusable.ts), a placeholder per column. */
+const insertJob = reusable((db) =>
+  db
+    .insert(jobs)
+    .values(placeholders(JOB_COLUMNS) as never)
+    .onConflictDoNothing(),
+);
+
 export function createJobQueue(deps: { db: Db; clock: Clock }): JobQueue {
   const { db, clock } = deps;
   return {
     async enqueue(tx, options) {
       const now = clock.now();
-      await tx
-        .insert(jobs)
-        .values({
-          kind: options.kind,
-          payload: options.payload ?? {},
-          runAt: options.runAt ?? now,
-          maxAttempts: options.maxAttempts ?? 5,
-          dedupeKey: options.dedupeKey ?? null,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .onConflictDoNothing();
+      await insertJob(tx, {
+        kind: options.kind,
+        payload: options.payload ?? {},
+        runAt: options.runAt ?? now,
+        maxAttempts: options.maxAttempts ?? 5,
+        dedupeKey: options.dedupeKey ?? null,
+        createdAt: now,
+        updatedAt: now,
+      } satisfies Required<Pick<typeof jobs.$inferInsert, (typeof JOB_COLUMNS)[number]>>);
     },
 
     async claim(workerId, limit) {

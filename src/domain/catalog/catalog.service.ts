@@ -1,6 +1,7 @@
-import { and, asc, eq, not } from 'drizzle-orm';
+import { and, asc, eq, not, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { keysetAfter, type KeysetPage } from '../../db/keyset.js';
+import { reusable } from '../../db/reusable.js';
 import { catalogState, plans } from '../../db/schema/index.js';
 import type { JobHandler } from '../../jobs/worker.js';
 import type { JobQueue } from '../../jobs/queue.js';
@@ -32,15 +33,20 @@ export function effectivePriceCents(plan: Pick<PlanRow, 'priceCents' | 'priceOve
 
 const sellable = and(eq(plans.active, true), eq(plans.enabledByOperator, true))!;
 
+/** On every order: built once (src/db/reusable.ts). */
+const selectSellablePlan = reusable((db) =>
+  db
+    .select()
+    .from(plans)
+    .where(and(eq(plans.id, sql.placeholder('planId')), sellable)),
+);
+
 /**
  * The plan `planId` when it is offered by the provider and not disabled by an operator, else null.
  * Takes `db` so orders can read it inside their own transaction.
  */
 export async function findActivePlan(db: DbOrTx, planId: string): Promise<SellablePlan | null> {
-  const [plan] = await db
-    .select()
-    .from(plans)
-    .where(and(eq(plans.id, planId), sellable));
+  const [plan] = await selectSellablePlan(db, { planId });
   return plan ? { ...plan, effectivePriceCents: effectivePriceCents(plan) } : null;
 }
 

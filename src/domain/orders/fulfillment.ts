@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { placeholderAs, reusable } from '../../db/reusable.js';
 import { esims, fulfillmentAttempts, orders, plans } from '../../db/schema/index.js';
 import { randomToken } from '../../lib/crypto.js';
 import { settlePendingJob } from '../../jobs/queue.js';
@@ -26,6 +27,48 @@ export type AttemptSource = 'request' | 'job' | 'admin';
 export type AttemptResult =
   | { ok: true; order: OrderRow; esims: EsimRow[] }
   | { ok: false; order: OrderRow; error: Error; retryable: boolean };
+
+/**
+ * One statement (data-modifying CTEs): the conditional UPDATE completing the order and counting
+ * this attempt, and, only if it matched, the attempt's row and the settled fulfillment job (queued
+ * as a safety net in case this process dies; settled here, it never runs). Built once
+ * (src/db/reusable.ts): placeholders now, orderId, attemptId, source, jobKey.
+ */
+const completeOrderRow = reusable((db) => {
+  const now = placeholderAs<Date>('now');
+  const done$ = db.$with('done').as(
+    db
+      .update(orders)
+      .set({
+        status: 'COMPLETED',
+        completedAt: now,
+        updatedAt: now,
+        lastError: null,
+        fulfillmentAttempts: sql`${orders.fulfillmentAttempts} + 1`,
+      })
+      .where(and(eq(orders.id, sql.placeholder('orderId')), eq(orders.status, 'PROCESSING')))
+      .returning(),
+  );
+  const attempt$ = db.$with('attempt').as(
+    db.insert(fulfillmentAttempts).select(
+      db
+        .select({
+          id: sql`${sql.placeholder('attemptId')}`.as('id'),
+          orderId: done$.id,
+          attempt: done$.fulfillmentAttempts,
+          outcome: sql`'success'`.as('outcome'),
+          source: sql`${sql.placeholder('source')}`.as('source'),
+          error: sql`null`.as('error'),
+          createdAt: done$.updatedAt,
+        })
+        .from(done$),
+    ),
+  );
+  const settled$ = db
+    .$with('settled')
+    .as(settlePendingJob(db, sql.placeholder('jobKey'), now, sql`exists (select 1 from done)`));
+  return db.with(done$, attempt$, settled$).select().from(done$);
+});
 
 /**
  * One fulfillment attempt: provider call outside any transaction, then the result stored in one
@@ -150,42 +193,13 @@ export function createFulfillment(deps: OrderDeps) {
   ): Promise<{ order: OrderRow; esims: EsimRow[] } | null> {
     return db.transaction(async (tx) => {
       const now = clock.now();
-      // One statement (data-modifying CTEs): the conditional UPDATE completing the order and
-      // counting this attempt, and, only if it matched, the attempt's row and the settled job.
-      const done$ = tx.$with('done').as(
-        tx
-          .update(orders)
-          .set({
-            status: 'COMPLETED',
-            completedAt: now,
-            updatedAt: now,
-            lastError: null,
-            fulfillmentAttempts: sql`${orders.fulfillmentAttempts} + 1`,
-          })
-          .where(and(eq(orders.id, order.id), eq(orders.status, 'PROCESSING')))
-          .returning(),
-      );
-      const attempt$ = tx.$with('attempt').as(
-        tx.insert(fulfillmentAttempts).select(
-          tx
-            .select({
-              id: sql`${newId('att')}`.as('id'),
-              orderId: done$.id,
-              attempt: done$.fulfillmentAttempts,
-              outcome: sql`'success'`.as('outcome'),
-              source: sql`${source}`.as('source'),
-              error: sql`null`.as('error'),
-              createdAt: done$.updatedAt,
-            })
-            .from(done$),
-        ),
-      );
-      // The fulfillment job queued as a safety net (recovery if this process dies) is not needed
-      // any more: settled here, it never runs.
-      const settled$ = tx
-        .$with('settled')
-        .as(settlePendingJob(tx, fulfillJobKey(order.id), now, sql`exists (select 1 from done)`));
-      const [done] = await tx.with(done$, attempt$, settled$).select().from(done$);
+      const [done] = await completeOrderRow(tx, {
+        now,
+        orderId: order.id,
+        attemptId: newId('att'),
+        source,
+        jobKey: fulfillJobKey(order.id),
+      });
       // Lost a race with a concurrent attempt (already COMPLETED) or a refund: store nothing.
       if (!done) return null;
       const stored = await storeProfiles(tx, order, profiles);

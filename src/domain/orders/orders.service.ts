@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, lt, or } from 'drizzle-orm';
 import { keysetAfter, type KeyValue } from '../../db/keyset.js';
+import { placeholders, reusable } from '../../db/reusable.js';
 import { esims, orders } from '../../db/schema/index.js';
 import { newId } from '../../lib/ids.js';
 import { AppError } from '../errors.js';
@@ -46,6 +47,34 @@ export interface PlacedOrder {
 }
 
 export const MAX_QUANTITY = 10;
+
+/** The columns an order is placed with; the rest take their defaults. */
+const ORDER_COLUMNS = [
+  'id',
+  'orderNumber',
+  'accountId',
+  'channel',
+  'planId',
+  'quantity',
+  'topUpIccid',
+  'topUpEsimId',
+  'amountCents',
+  'paymentMethod',
+  'status',
+  'createdAt',
+  'updatedAt',
+  'livemode',
+] as const satisfies ReadonlyArray<keyof typeof orders.$inferInsert>;
+
+type NewOrderRow = Pick<typeof orders.$inferInsert, (typeof ORDER_COLUMNS)[number]>;
+
+/** On every order: built once (src/db/reusable.ts), a placeholder per column. */
+const insertOrderRow = reusable((db) =>
+  db
+    .insert(orders)
+    .values(placeholders(ORDER_COLUMNS) as never)
+    .returning(),
+);
 
 /**
  * The order core shared by Mobile checkout and Partner orders. The charge, the order row and its
@@ -100,25 +129,22 @@ export function createOrderService(deps: OrderDeps) {
       const topUpEsimId = await validateTopUp(tx, input, plan.isTopUp);
       const now = clock.now();
       const wallet = input.paymentMethod === 'wallet';
-      const [order] = await tx
-        .insert(orders)
-        .values({
-          id: newId('ord'),
-          orderNumber: newOrderNumber(input.channel, now),
-          accountId: input.accountId,
-          channel: input.channel,
-          planId: plan.id,
-          quantity: input.quantity,
-          topUpIccid: input.topUpIccid ?? null,
-          topUpEsimId,
-          amountCents: plan.effectivePriceCents * input.quantity,
-          paymentMethod: input.paymentMethod,
-          status: wallet ? 'PROCESSING' : 'AWAITING_PAYMENT',
-          createdAt: now,
-          updatedAt: now,
-          livemode,
-        })
-        .returning();
+      const [order] = await insertOrderRow(tx, {
+        id: newId('ord'),
+        orderNumber: newOrderNumber(input.channel, now),
+        accountId: input.accountId,
+        channel: input.channel,
+        planId: plan.id,
+        quantity: input.quantity,
+        topUpIccid: input.topUpIccid ?? null,
+        topUpEsimId,
+        amountCents: plan.effectivePriceCents * input.quantity,
+        paymentMethod: input.paymentMethod,
+        status: wallet ? 'PROCESSING' : 'AWAITING_PAYMENT',
+        createdAt: now,
+        updatedAt: now,
+        livemode,
+      } satisfies Required<NewOrderRow>);
       if (wallet) await chargeAndEnqueue(tx, order!, deps.settings.fulfillmentRetryBaseSeconds * 1000);
       else
         await queue.enqueue(tx, {

@@ -1,0 +1,50 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { reusable } from '../../src/db/reusable.js';
+import { sandboxSettings } from '../../src/db/schema/index.js';
+import { freshDatabase, type FreshDatabase } from '../helpers/database.js';
+
+describe('reusable statements', () => {
+  let fresh: FreshDatabase;
+  beforeAll(async () => {
+    fresh = await freshDatabase();
+  });
+  afterAll(() => fresh.drop());
+
+  const insert = reusable((db) =>
+    db
+      .insert(sandboxSettings)
+      .values({ name: sql.placeholder('name'), value: sql.placeholder('value') })
+      .returning(),
+  );
+  const read = reusable((db) =>
+    db
+      .select()
+      .from(sandboxSettings)
+      .where(eq(sandboxSettings.name, sql.placeholder('name'))),
+  );
+
+  test('bind new values on every run, on the pool and inside a transaction', async () => {
+    const { db } = fresh.database;
+    expect(await insert(db, { name: 'a', value: 1 })).toEqual([{ name: 'a', value: 1 }]);
+    expect(await read(db, { name: 'a' })).toEqual([{ name: 'a', value: 1 }]);
+    await db.transaction(async (tx) => {
+      expect(await insert(tx, { name: 'b', value: 2 })).toEqual([{ name: 'b', value: 2 }]);
+      // The transaction's own connection: it sees its uncommitted row.
+      expect(await read(tx, { name: 'b' })).toEqual([{ name: 'b', value: 2 }]);
+    });
+    expect(await read(db, { name: 'b' })).toEqual([{ name: 'b', value: 2 }]);
+  });
+
+  test('a run inside a transaction that rolls back leaves nothing', async () => {
+    const { db } = fresh.database;
+    await expect(
+      db.transaction(async (tx) => {
+        await insert(tx, { name: 'c', value: 3 });
+        expect(await read(tx, { name: 'c' })).toHaveLength(1);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(await read(db, { name: 'c' })).toEqual([]);
+  });
+});
