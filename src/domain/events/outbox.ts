@@ -1,5 +1,6 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
+import { placeholders, reusable } from '../../db/reusable.js';
 import { events, webhookDeliveries, webhookEndpoints } from '../../db/schema/index.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Clock } from '../../lib/clock.js';
@@ -67,6 +68,58 @@ export function livemodeOf(row: object): boolean {
   return typeof value === 'boolean' ? value : true;
 }
 
+const EVENT_COLUMNS = [
+  'id',
+  'accountId',
+  'type',
+  'livemode',
+  'data',
+  'createdAt',
+] as const satisfies ReadonlyArray<keyof typeof events.$inferInsert>;
+
+/**
+ * One statement: the event row, and beside it each endpoint it goes to (none: one row, null).
+ * Built once per kind of recipient (src/db/reusable.ts): every subscribed, enabled endpoint of
+ * the account and mode (placeholder typeList: the type as a JSON array), or one endpoint (ping).
+ */
+function insertEventWithEndpoints(db: DbOrTx, onlyEndpoint: boolean) {
+  const inserted$ = db.$with('inserted').as(
+    db
+      .insert(events)
+      .values(placeholders(EVENT_COLUMNS) as never)
+      .returning(),
+  );
+  const conditions = [
+    eq(webhookEndpoints.accountId, sql.placeholder('accountId')),
+    eq(webhookEndpoints.livemode, sql.placeholder('livemode')),
+    onlyEndpoint
+      ? eq(webhookEndpoints.id, sql.placeholder('endpointId'))
+      : and(
+          eq(webhookEndpoints.status, 'enabled'),
+          sql`(${webhookEndpoints.eventTypes} is null or ${webhookEndpoints.eventTypes} @> ${sql.placeholder('typeList')}::jsonb)`,
+        ),
+  ];
+  return db
+    .with(inserted$)
+    .select({
+      event: {
+        id: inserted$.id,
+        accountId: inserted$.accountId,
+        type: inserted$.type,
+        livemode: inserted$.livemode,
+        data: inserted$.data,
+        createdAt: inserted$.createdAt,
+        seq: inserted$.seq,
+        txid: inserted$.txid,
+      },
+      endpointId: webhookEndpoints.id,
+    })
+    .from(inserted$)
+    .leftJoin(webhookEndpoints, and(...conditions));
+}
+const insertEventForSubscribers = reusable((db) => insertEventWithEndpoints(db, false));
+const insertEventForEndpoint = reusable((db) => insertEventWithEndpoints(db, true));
+
 /**
  * The outbox. `emitEvent` must be called with the transaction of the change it reports: the event
  * row, one delivery row per subscribed endpoint and the delivery jobs commit with that change or
@@ -78,47 +131,17 @@ export function createEventOutbox(deps: { db: Db; queue: JobQueue; clock: Clock 
   async function emitEvent(tx: Tx, input: EmitEventInput): Promise<EventRow> {
     const now = clock.now();
     const livemode = input.livemode ?? true;
-    const conditions = [
-      eq(webhookEndpoints.accountId, input.accountId),
-      eq(webhookEndpoints.livemode, livemode),
-    ];
-    if (input.onlyEndpointId) conditions.push(eq(webhookEndpoints.id, input.onlyEndpointId));
-    else
-      conditions.push(
-        eq(webhookEndpoints.status, 'enabled'),
-        sql`(${webhookEndpoints.eventTypes} is null or ${webhookEndpoints.eventTypes} @> ${JSON.stringify([input.type])}::jsonb)`,
-      );
-    // One statement: the event row, and beside it each endpoint it goes to (none: one row, null).
-    const inserted$ = tx.$with('inserted').as(
-      tx
-        .insert(events)
-        .values({
-          id: newEventId(),
-          accountId: input.accountId,
-          type: input.type,
-          livemode,
-          data: input.data,
-          createdAt: now,
-        })
-        .returning(),
-    );
-    const rows = await tx
-      .with(inserted$)
-      .select({
-        event: {
-          id: inserted$.id,
-          accountId: inserted$.accountId,
-          type: inserted$.type,
-          livemode: inserted$.livemode,
-          data: inserted$.data,
-          createdAt: inserted$.createdAt,
-          seq: inserted$.seq,
-          txid: inserted$.txid,
-        },
-        endpointId: webhookEndpoints.id,
-      })
-      .from(inserted$)
-      .leftJoin(webhookEndpoints, and(...conditions));
+    const values = {
+      id: newEventId(),
+      accountId: input.accountId,
+      type: input.type,
+      livemode,
+      data: input.data,
+      createdAt: now,
+    } satisfies Required<Pick<typeof events.$inferInsert, (typeof EVENT_COLUMNS)[number]>>;
+    const rows = input.onlyEndpointId
+      ? await insertEventForEndpoint(tx, { ...values, endpointId: input.onlyEndpointId })
+      : await insertEventForSubscribers(tx, { ...values, typeList: JSON.stringify([input.type]) });
     const row = rows[0]!.event;
     const endpoints = rows.flatMap((r) => (r.endpointId ? [{ id: r.endpointId }] : []));
     for (const endpoint of endpoints) {
