@@ -1,5 +1,24 @@
-import { sql, type Placeholder } from 'drizzle-orm';
+import { is, Param, Placeholder, sql } from 'drizzle-orm';
 import type { DbOrTx } from './database.js';
+
+/**
+ * Drizzle binds a placeholder with its column's encoder even when the value is null (a nullable
+ * timestamp would call null.toISOString()), where a value given to the builder skips the encoder
+ * for null. Here null and undefined bind as NULL, as they do through the builder.
+ */
+function nullSafe<P>(prepared: P): P {
+  const target = prepared as P & { params?: unknown[] };
+  if (!Array.isArray(target.params)) return prepared;
+  target.params = target.params.map((p) => {
+    if (!is(p, Param) || !is(p.value, Placeholder)) return p;
+    const encoder = p.encoder;
+    return new Param(p.value, {
+      mapToDriverValue: (value: unknown) =>
+        value === null || value === undefined ? null : encoder.mapToDriverValue(value),
+    });
+  });
+  return prepared;
+}
 
 interface Prepared<R> {
   execute(values?: Record<string, unknown>): Promise<R>;
@@ -26,7 +45,7 @@ export function reusable<R>(build: (db: DbOrTx) => Preparable<R>) {
   let template: Prepared<R> | undefined;
   return (db: DbOrTx, values: Record<string, unknown>): Promise<R> => {
     // Unnamed: on PostgreSQL src/db/named-statements.ts names it after its text.
-    template ??= build(db).prepare('');
+    template ??= nullSafe(build(db).prepare(''));
     const run = Object.create(template) as Prepared<R> & { client: unknown };
     run.client = (db as unknown as { session: { client: unknown } }).session.client;
     return run.execute(values);
@@ -44,4 +63,31 @@ export function placeholders<C extends string>(columns: readonly C[]): Record<C,
  */
 export function placeholderAs<T>(name: string): T {
   return sql.placeholder(name) as unknown as T;
+}
+
+/** A multi-row insert's values for `reusable`: row i's column c is the placeholder `c.i`. */
+export function rowPlaceholders<C extends string>(
+  columns: readonly C[],
+  rows: number,
+): Record<C, Placeholder>[] {
+  return Array.from(
+    { length: rows },
+    (_, i) =>
+      Object.fromEntries(columns.map((c) => [c, sql.placeholder(`${c}.${i}`)])) as unknown as Record<
+        C,
+        Placeholder
+      >,
+  );
+}
+
+/** The values of rowPlaceholders' placeholders for these rows. */
+export function rowValues<C extends string>(
+  columns: readonly C[],
+  rows: ReadonlyArray<Record<C, unknown>>,
+): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  rows.forEach((row, i) => {
+    for (const c of columns) values[`${c}.${i}`] = row[c];
+  });
+  return values;
 }

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { reusable } from '../../src/db/reusable.js';
+import { reusable, rowPlaceholders, rowValues } from '../../src/db/reusable.js';
 import { sandboxSettings } from '../../src/db/schema/index.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/database.js';
 
@@ -46,5 +46,32 @@ describe('reusable statements', () => {
       }),
     ).rejects.toThrow('roll back');
     expect(await read(db, { name: 'c' })).toEqual([]);
+  });
+
+  test('a multi-row insert binds each row to its own placeholders', async () => {
+    const columns = ['name', 'value'] as const;
+    const insertTwo = reusable((db) =>
+      db
+        .insert(sandboxSettings)
+        .values(rowPlaceholders(columns, 2) as never)
+        .returning(),
+    );
+    const rows = [
+      { name: 'd', value: 4 },
+      { name: 'e', value: 5 },
+    ];
+    expect(await insertTwo(fresh.database.db, rowValues(columns, rows))).toEqual(rows);
+    expect(
+      await insertTwo(
+        fresh.database.db,
+        rowValues(columns, [
+          { name: 'f', value: 6 },
+          { name: 'g', value: 7 },
+        ]),
+      ),
+    ).toEqual([
+      { name: 'f', value: 6 },
+      { name: 'g', value: 7 },
+    ]);
   });
 });

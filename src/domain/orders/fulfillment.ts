@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { placeholderAs, reusable } from '../../db/reusable.js';
+import { placeholderAs, reusable, rowPlaceholders, rowValues } from '../../db/reusable.js';
 import { esims, fulfillmentAttempts, orders, plans } from '../../db/schema/index.js';
 import { randomToken } from '../../lib/crypto.js';
 import { settlePendingJob } from '../../jobs/queue.js';
@@ -171,11 +171,8 @@ export function createFulfillment(deps: OrderDeps) {
         .where(eq(esims.id, order.topUpEsimId))
         .returning();
     }
-    const inserted = await tx
-      .insert(esims)
-      .values(profiles.map((p) => esimRowFor(order, p, now)))
-      .onConflictDoNothing({ target: esims.providerRef })
-      .returning();
+    const rows = profiles.map((p) => esimRowFor(order, p, now));
+    const inserted = await insertEsimRows(rows.length)(tx, rowValues(ESIM_COLUMNS, rows));
     // The winner of the completing UPDATE inserts every row (rows are only ever stored together
     // with that UPDATE); should a provider have repeated a profile, read what is stored.
     if (inserted.length === profiles.length) return inserted.sort(byCreationThenId);
@@ -334,7 +331,48 @@ function byCreationThenId(a: EsimRow, b: EsimRow): number {
   return a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
-function esimRowFor(order: OrderRow, p: ProviderProfile, now: Date): typeof esims.$inferInsert {
+const ESIM_COLUMNS = [
+  'id',
+  'orderId',
+  'accountId',
+  'planId',
+  'iccid',
+  'providerRef',
+  'smdpAddress',
+  'matchingId',
+  'activationCode',
+  'qrToken',
+  'status',
+  'dataUsageMb',
+  'totalVolumeMb',
+  'usageCheckedAt',
+  'activatedAt',
+  'expiresAt',
+  'createdAt',
+  'updatedAt',
+  'livemode',
+] as const satisfies ReadonlyArray<keyof typeof esims.$inferInsert>;
+
+type NewEsimRow = Required<Pick<typeof esims.$inferInsert, (typeof ESIM_COLUMNS)[number]>>;
+
+/** The eSIM insert for n profiles, built once per n (src/db/reusable.ts). */
+const esimInserts = new Map<number, ReturnType<typeof buildEsimInsert>>();
+function buildEsimInsert(count: number) {
+  return reusable((db) =>
+    db
+      .insert(esims)
+      .values(rowPlaceholders(ESIM_COLUMNS, count) as never)
+      .onConflictDoNothing({ target: esims.providerRef })
+      .returning(),
+  );
+}
+function insertEsimRows(count: number) {
+  let insert = esimInserts.get(count);
+  if (!insert) esimInserts.set(count, (insert = buildEsimInsert(count)));
+  return insert;
+}
+
+function esimRowFor(order: OrderRow, p: ProviderProfile, now: Date): NewEsimRow {
   return {
     id: newId('esim'),
     orderId: order.id,
