@@ -1,5 +1,6 @@
-import { and, eq, gt, ne } from 'drizzle-orm';
+import { and, eq, gt, ne, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.js';
+import { reusable } from '../../db/reusable.js';
 import { accounts, sessions } from '../../db/schema/index.js';
 import { DAY, type Clock } from '../../lib/clock.js';
 import { randomToken, sha256Hex } from '../../lib/crypto.js';
@@ -13,6 +14,20 @@ export interface ResolvedSession {
   sessionId: string;
   account: Account;
 }
+
+/** On every signed-in request: built once (src/db/reusable.ts). */
+const selectSession = reusable((db) =>
+  db
+    .select({ sessionId: sessions.id, account: accounts })
+    .from(sessions)
+    .innerJoin(accounts, eq(accounts.id, sessions.accountId))
+    .where(
+      and(
+        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+        gt(sessions.expiresAt, sql`${sql.placeholder('now')}::timestamptz`),
+      ),
+    ),
+);
 
 /**
  * Opaque session tokens: 32 random bytes handed to the client, only their SHA-256 stored.
@@ -37,11 +52,10 @@ export function createSessionService(deps: { db: Db; clock: Clock }) {
 
     /** The session and its account, or null when unknown, expired, or the account is not ACTIVE. */
     async resolve(token: string): Promise<ResolvedSession | null> {
-      const [row] = await db
-        .select({ sessionId: sessions.id, account: accounts })
-        .from(sessions)
-        .innerJoin(accounts, eq(accounts.id, sessions.accountId))
-        .where(and(eq(sessions.tokenHash, sha256Hex(token)), gt(sessions.expiresAt, clock.now())));
+      const [row] = await selectSession(db, {
+        tokenHash: sha256Hex(token),
+        now: clock.now().toISOString(),
+      });
       if (!row || row.account.status !== 'ACTIVE') return null;
       return row;
     },
