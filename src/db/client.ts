@@ -5,9 +5,8 @@ import pg from 'pg';
 import { MIGRATIONS_FOLDER, type Database, type Db } from './database.js';
 import { nameStatementsByText } from './named-statements.js';
 import { pgNotifications } from './notifications.js';
-import * as schema from './schema/index.js';
 
-export { MIGRATIONS_FOLDER, type Database, type Db, type DbOrTx, type Schema, type Tx } from './database.js';
+export { MIGRATIONS_FOLDER, type Database, type Db, type DbOrTx, type Tx } from './database.js';
 
 /** Arbitrary constant key of the advisory lock held while migrations run. */
 const MIGRATION_LOCK_ID = 727_100_014;
@@ -50,7 +49,7 @@ function openPostgres(url: string, max: number, connectTimeoutMs: number): Datab
     client.on('error', () => undefined);
     nameStatementsByText(client);
   });
-  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const db = drizzlePg(pool) as unknown as Db;
   const notifications = pgNotifications({ connectionString: url, connectTimeoutMs });
   let closed = false;
   return {
@@ -69,7 +68,7 @@ function openPostgres(url: string, max: number, connectTimeoutMs: number): Datab
       try {
         await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
         try {
-          await migratePg(drizzlePg(client, { schema }) as never, { migrationsFolder: MIGRATIONS_FOLDER });
+          await migratePg(drizzlePg(client) as never, { migrationsFolder: MIGRATIONS_FOLDER });
         } finally {
           await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
         }

@@ -5,7 +5,6 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { MIGRATIONS_FOLDER, type Database, type Db } from './database.js';
 import { localNotifications } from './notifications.js';
-import * as schema from './schema/index.js';
 
 /**
  * Memory settings of the embedded server. PGlite keeps PostgreSQL's defaults (shared_buffers
@@ -38,7 +37,7 @@ export function openPglite(dataDir: string | undefined): Database & { client: PG
 
 /** Several app instances in one process (tests of "two instances, one database") share one PGlite. */
 export function wrapPglite(client: PGlite, ownsClient = true): Database & { client: PGlite } {
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const db = drizzlePglite(client) as unknown as Db;
   const notifications = localNotifications();
   return {
     db,
