@@ -1,5 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.js';
+import { reusable } from '../../db/reusable.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { accounts, avatars } from '../../db/schema/index.js';
@@ -50,14 +51,25 @@ export interface ProfilePatch {
   locale?: string;
 }
 
+/** On every login and account view: built once (src/db/reusable.ts). */
+const selectAccountByEmail = reusable((db) =>
+  db
+    .select()
+    .from(accounts)
+    .where(eq(accounts.email, sql.placeholder('email'))),
+);
+const selectAvatarToken = reusable((db) =>
+  db
+    .select({ token: avatars.token })
+    .from(avatars)
+    .where(eq(avatars.accountId, sql.placeholder('accountId'))),
+);
+
 export function createAccountService(deps: AccountServiceDeps) {
   const { db, clock, sessions } = deps;
 
   async function view(account: Account, executor: DbOrTx = db): Promise<AccountView> {
-    const [avatar] = await executor
-      .select({ token: avatars.token })
-      .from(avatars)
-      .where(eq(avatars.accountId, account.id));
+    const [avatar] = await selectAvatarToken(executor, { accountId: account.id });
     return { account, avatarToken: avatar?.token ?? null };
   }
 
@@ -120,7 +132,7 @@ export function createAccountService(deps: AccountServiceDeps) {
       password: string,
     ): Promise<{ view: AccountView; session: IssuedSession }> {
       const email = emailInput.trim().toLowerCase();
-      const [account] = await db.select().from(accounts).where(eq(accounts.email, email));
+      const [account] = await selectAccountByEmail(db, { email });
       const passwordOk = await verifyPassword(account?.passwordHash ?? null, password);
       if (!account || !passwordOk || account.status === 'DELETED') {
         throw new AppError('INVALID_CREDENTIALS', 'Incorrect email or password');

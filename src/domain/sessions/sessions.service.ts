@@ -1,6 +1,6 @@
 import { and, eq, gt, ne, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.js';
-import { reusable } from '../../db/reusable.js';
+import { placeholders, reusable } from '../../db/reusable.js';
 import { accounts, sessions } from '../../db/schema/index.js';
 import { DAY, type Clock } from '../../lib/clock.js';
 import { randomToken, sha256Hex } from '../../lib/crypto.js';
@@ -14,6 +14,12 @@ export interface ResolvedSession {
   sessionId: string;
   account: Account;
 }
+
+const insertSession = reusable((db) =>
+  db
+    .insert(sessions)
+    .values(placeholders(['id', 'accountId', 'tokenHash', 'createdAt', 'expiresAt']) as never),
+);
 
 /** On every signed-in request: built once (src/db/reusable.ts). */
 const selectSession = reusable((db) =>
@@ -44,9 +50,13 @@ export function createSessionService(deps: { db: Db; clock: Clock }) {
       const now = clock.now();
       const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
       const sessionId = newId('ses');
-      await tx
-        .insert(sessions)
-        .values({ id: sessionId, accountId, tokenHash: sha256Hex(token), createdAt: now, expiresAt });
+      await insertSession(tx, {
+        id: sessionId,
+        accountId,
+        tokenHash: sha256Hex(token),
+        createdAt: now,
+        expiresAt,
+      });
       return { token, sessionId, expiresAt };
     },
 
