@@ -42,12 +42,19 @@ interface Preparable<R> {
  * transaction.
  */
 export function reusable<R>(build: (db: DbOrTx) => Preparable<R>) {
-  let template: Prepared<R> | undefined;
+  // One built statement per driver (node-postgres, PGlite): the prepared object is the driver's
+  // own class, and one process may hold both (the bench, tests).
+  const templates = new Map<unknown, Prepared<R>>();
   return (db: DbOrTx, values: Record<string, unknown>): Promise<R> => {
-    // Unnamed: on PostgreSQL src/db/named-statements.ts names it after its text.
-    template ??= nullSafe(build(db).prepare(''));
+    const session = (db as unknown as { session: { client: unknown } }).session;
+    let template = templates.get(session.constructor);
+    if (!template) {
+      // Unnamed: on PostgreSQL src/db/named-statements.ts names it after its text.
+      template = nullSafe(build(db).prepare(''));
+      templates.set(session.constructor, template);
+    }
     const run = Object.create(template) as Prepared<R> & { client: unknown };
-    run.client = (db as unknown as { session: { client: unknown } }).session.client;
+    run.client = session.client;
     return run.execute(values);
   };
 }

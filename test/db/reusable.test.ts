@@ -1,6 +1,8 @@
+import { PGlite } from '@electric-sql/pglite';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { reusable, rowPlaceholders, rowValues } from '../../src/db/reusable.js';
+import { wrapPglite } from '../../src/db/pglite.js';
 import { sandboxSettings } from '../../src/db/schema/index.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/database.js';
 
@@ -74,4 +76,25 @@ describe('reusable statements', () => {
       { name: 'g', value: 7 },
     ]);
   });
+
+  // The bench runs PostgreSQL then PGlite in one process: a statement built on one driver must
+  // not be run through the other's prepared-query class.
+  test.skipIf(!process.env.TEST_DATABASE_URL)(
+    'one statement serves both drivers in one process',
+    async () => {
+      const pglite = wrapPglite(new PGlite());
+      await pglite.migrate();
+      try {
+        await insert(fresh.database.db, { name: 'pg', value: 8 });
+        await insert(pglite.db, { name: 'pglite', value: 9 });
+        await pglite.db.transaction(async (tx) => {
+          expect(await read(tx, { name: 'pglite' })).toEqual([{ name: 'pglite', value: 9 }]);
+        });
+        expect(await read(fresh.database.db, { name: 'pg' })).toEqual([{ name: 'pg', value: 8 }]);
+        expect(await read(fresh.database.db, { name: 'pglite' })).toEqual([]);
+      } finally {
+        await pglite.close();
+      }
+    },
+  );
 });
