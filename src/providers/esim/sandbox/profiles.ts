@@ -183,25 +183,7 @@ export function createSandboxProfiles(deps: {
         if (existing.length > 0) return existing.map((r) => toProfile(r, now));
         throw err;
       }
-      // One round trip: does the order have profiles already (a repeated call), and if not, is a
-      // fault injected (consumed here)? A repeated call never consumes a fault.
-      const [state] = (
-        (await db.execute(sql`
-          with existing as (
-            select count(*)::int as n from ${sandboxEsimProfiles} where ${sandboxEsimProfiles.orderRef} = ${orderId}
-          ), fault as (
-            update ${sandboxSettings} set value = value - 1
-            where name = ${faultSetting} and value > 0 and (select n from existing) = 0
-            returning 1
-          )
-          select (select n from existing) as existing, exists (select 1 from fault) as fault`)) as unknown as {
-          rows: Array<{ existing: number; fault: boolean }>;
-        }
-      ).rows;
-      if (Number(state!.existing) > 0) return (await byOrder(orderId)).map((r) => toProfile(r, now));
-      if (state!.fault)
-        throw new EsimProviderError('unavailable', 'sandbox fault injected (failNext)', true, '900001');
-      const rows = Array.from({ length: quantity }, (_, i) => ({
+      const rows: ProfileRow[] = Array.from({ length: quantity }, (_, i) => ({
         esimTranNo: tranNoFor(orderId, i),
         orderRef: orderId,
         packageCode,
@@ -210,13 +192,53 @@ export function createSandboxProfiles(deps: {
         matchingId: randomBytes(16).toString('hex').toUpperCase(),
         status: 'PENDING',
         totalMb: pkg.dataAmountMb,
+        usedMb: 0,
         durationDays: pkg.durationDays,
         createdAt: now,
+        activatedAt: null,
         expiresAt: new Date(now.getTime() + INSTALL_WINDOW_DAYS * DAY_MS),
+        topUpOrders: [],
       }));
-      const inserted = await db.insert(sandboxEsimProfiles).values(rows).onConflictDoNothing().returning();
+      // One round trip: does the order have profiles already (a repeated call); if not, is a
+      // fault injected (consumed here; a repeated call never consumes one); if neither, the
+      // profiles are inserted. The columns not listed take their defaults, as in `rows`.
+      const values = sql.join(
+        rows.map(
+          (r) =>
+            sql`(${r.esimTranNo}::text, ${r.orderRef}::text, ${r.packageCode}::text, ${r.iccid}::text,
+              ${r.smdpAddress}::text, ${r.matchingId}::text, ${r.status}::text, ${r.totalMb}::int,
+              ${r.durationDays}::int, ${r.createdAt.toISOString()}::timestamptz,
+              ${r.expiresAt!.toISOString()}::timestamptz)`,
+        ),
+        sql`, `,
+      );
+      const [state] = (
+        (await db.execute(sql`
+          with existing as (
+            select count(*)::int as n from ${sandboxEsimProfiles} where ${sandboxEsimProfiles.orderRef} = ${orderId}
+          ), fault as (
+            update ${sandboxSettings} set value = value - 1
+            where name = ${faultSetting} and value > 0 and (select n from existing) = 0
+            returning 1
+          ), inserted as (
+            insert into ${sandboxEsimProfiles} (esim_tran_no, order_ref, package_code, iccid, smdp_address,
+              matching_id, status, total_mb, duration_days, created_at, expires_at)
+            select * from (values ${values}) as v
+            where (select n from existing) = 0 and not exists (select 1 from fault)
+            on conflict do nothing
+            returning 1
+          )
+          select (select n from existing) as existing, exists (select 1 from fault) as fault,
+            (select count(*)::int from inserted) as inserted`)) as unknown as {
+          rows: Array<{ existing: number; fault: boolean; inserted: number }>;
+        }
+      ).rows;
+      if (Number(state!.existing) > 0) return (await byOrder(orderId)).map((r) => toProfile(r, now));
+      if (state!.fault)
+        throw new EsimProviderError('unavailable', 'sandbox fault injected (failNext)', true, '900001');
+      const inserted = Number(state!.inserted);
       // Like eSIM Access: ORDER_STATUS GOT_RESOURCE once the order's profiles are allocated.
-      if (inserted.length > 0)
+      if (inserted > 0)
         await deps.notify?.(
           notification('ORDER_STATUS', now, {
             orderNo: orderId,
@@ -224,10 +246,10 @@ export function createSandboxProfiles(deps: {
             orderStatus: 'GOT_RESOURCE',
           }),
         );
-      // All ours (the usual case): return them as written; else a concurrent call won, read its.
+      // All ours (the usual case): they are the rows written; else a concurrent call won, read its.
       const issued =
-        inserted.length === quantity
-          ? inserted.sort((a, b) => (a.esimTranNo < b.esimTranNo ? -1 : a.esimTranNo > b.esimTranNo ? 1 : 0))
+        inserted === quantity
+          ? rows.sort((a, b) => (a.esimTranNo < b.esimTranNo ? -1 : a.esimTranNo > b.esimTranNo ? 1 : 0))
           : await byOrder(orderId);
       return issued.map((r) => toProfile(r, now));
     },
