@@ -59,9 +59,20 @@ export function reusable<R>(build: (db: DbOrTx) => Preparable<R>) {
   };
 }
 
-/** An insert's values for `reusable`: `{ column: sql.placeholder(column) }` for each column. */
-export function placeholders<C extends string>(columns: readonly C[]): Record<C, Placeholder> {
-  return Object.fromEntries(columns.map((c) => [c, sql.placeholder(c)])) as unknown as Record<C, Placeholder>;
+/**
+ * An insert's values for `reusable`: `{ column: sql.placeholder(prefix + column) }` for each
+ * column (a prefix keeps two inserts of one statement apart; bind them with `prefixed`).
+ */
+export function placeholders<C extends string>(columns: readonly C[], prefix = ''): Record<C, Placeholder> {
+  return Object.fromEntries(columns.map((c) => [c, sql.placeholder(`${prefix}${c}`)])) as unknown as Record<
+    C,
+    Placeholder
+  >;
+}
+
+/** The values of `placeholders(columns, prefix)` from a row. */
+export function prefixed(prefix: string, row: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(row).map(([c, value]) => [`${prefix}${c}`, value]));
 }
 
 /**

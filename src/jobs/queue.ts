@@ -61,28 +61,41 @@ const JOB_COLUMNS = [
   'updatedAt',
 ] as const satisfies ReadonlyArray<keyof typeof jobs.$inferInsert>;
 
-/** Several times per order: built once (src/db/reusable.ts), a placeholder per column. */
-const insertJob = reusable((db) =>
-  db
+type NewJobRow = Required<Pick<typeof jobs.$inferInsert, (typeof JOB_COLUMNS)[number]>>;
+
+/** A job's row as `enqueue` writes it. */
+export function jobRow(options: EnqueueOptions, now: Date): NewJobRow {
+  return {
+    kind: options.kind,
+    payload: options.payload ?? {},
+    runAt: options.runAt ?? now,
+    maxAttempts: options.maxAttempts ?? 5,
+    dedupeKey: options.dedupeKey ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/**
+ * The insert of one job, built for a reusable statement (src/db/reusable.ts): its values are
+ * placeholders named `prefix` + column; bind them with `prefixed(prefix, jobRow(options, now))`.
+ * Alone it is what `enqueue` runs; with `$with` it rides along in the caller's statement.
+ */
+export function insertJobStatement(db: DbOrTx, prefix = '') {
+  return db
     .insert(jobs)
-    .values(placeholders(JOB_COLUMNS) as never)
-    .onConflictDoNothing(),
-);
+    .values(placeholders(JOB_COLUMNS, prefix) as never)
+    .onConflictDoNothing();
+}
+
+/** Several times per order: built once. */
+const insertJob = reusable((db) => insertJobStatement(db));
 
 export function createJobQueue(deps: { db: Db; clock: Clock }): JobQueue {
   const { db, clock } = deps;
   return {
     async enqueue(tx, options) {
-      const now = clock.now();
-      await insertJob(tx, {
-        kind: options.kind,
-        payload: options.payload ?? {},
-        runAt: options.runAt ?? now,
-        maxAttempts: options.maxAttempts ?? 5,
-        dedupeKey: options.dedupeKey ?? null,
-        createdAt: now,
-        updatedAt: now,
-      } satisfies Required<Pick<typeof jobs.$inferInsert, (typeof JOB_COLUMNS)[number]>>);
+      await insertJob(tx, jobRow(options, clock.now()));
     },
 
     async claim(workerId, limit) {

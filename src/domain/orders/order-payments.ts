@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { orders } from '../../db/schema/index.js';
+import type { EnqueueOptions } from '../../jobs/queue.js';
 import type { OrderPaymentListener } from '../payments/settlement.js';
 import { chargePurchase } from '../wallet/postings.js';
 import { fulfillJobKey, ORDER_JOBS, type OrderDeps, type OrderRow, type Tx } from './ports.js';
@@ -16,26 +17,35 @@ export type OrderChargingDeps = Pick<OrderDeps, 'db' | 'clock' | 'queue' | 'even
 export function createOrderCharging(deps: OrderChargingDeps) {
   const { db, clock, queue } = deps;
 
-  /**
-   * Posts the purchase and enqueues the fulfillment job. The job starts `delayMs` from now so the
-   * synchronous attempt of a wallet order normally wins; if the process dies first, it recovers.
-   */
-  async function chargeAndEnqueue(tx: Tx, order: OrderRow, delayMs: number): Promise<void> {
-    const now = clock.now();
+  /** Posts the purchase (a card/crypto order's money was deposited a moment ago). */
+  async function charge(tx: Tx, order: OrderRow): Promise<void> {
     await chargePurchase(
       tx,
       order,
-      now,
+      clock.now(),
       // A card/crypto order's money was deposited a moment ago: no net change, no low-balance alert.
       order.paymentMethod === 'wallet' ? deps.events : undefined,
     );
-    await queue.enqueue(tx, {
+  }
+
+  /**
+   * The order's fulfillment job. It starts `delayMs` from now so the synchronous attempt of a
+   * wallet order normally wins; if the process dies first, it recovers.
+   */
+  function fulfillmentJob(orderId: string, delayMs: number): EnqueueOptions {
+    return {
       kind: ORDER_JOBS.fulfill,
-      payload: { orderId: order.id },
-      runAt: new Date(now.getTime() + delayMs),
+      payload: { orderId },
+      runAt: new Date(clock.now().getTime() + delayMs),
       maxAttempts: deps.fulfillmentMaxAttempts,
-      dedupeKey: fulfillJobKey(order.id),
-    });
+      dedupeKey: fulfillJobKey(orderId),
+    };
+  }
+
+  /** Posts the purchase and enqueues the fulfillment job, in the caller's transaction. */
+  async function chargeAndEnqueue(tx: Tx, order: OrderRow, delayMs: number): Promise<void> {
+    await charge(tx, order);
+    await queue.enqueue(tx, fulfillmentJob(order.id, delayMs));
   }
 
   async function cancelUnpaid(orderId: string, tx?: Tx): Promise<OrderRow | null> {
@@ -48,7 +58,7 @@ export function createOrderCharging(deps: OrderChargingDeps) {
     return order ?? null;
   }
 
-  return { chargeAndEnqueue, cancelUnpaid };
+  return { charge, fulfillmentJob, chargeAndEnqueue, cancelUnpaid };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, lt, or } from 'drizzle-orm';
 import { keysetAfter, type KeyValue } from '../../db/keyset.js';
-import { placeholders, reusable } from '../../db/reusable.js';
+import { placeholders, prefixed, reusable } from '../../db/reusable.js';
+import { insertJobStatement, jobRow } from '../../jobs/queue.js';
 import { esims, orders } from '../../db/schema/index.js';
 import { newId } from '../../lib/ids.js';
 import { AppError } from '../errors.js';
@@ -76,6 +77,16 @@ const insertOrderRow = reusable((db) =>
     .returning(),
 );
 
+/** A wallet order with its fulfillment job (placeholders `job.<column>`): one round trip. */
+const insertOrderRowWithJob = reusable((db) => {
+  const job$ = db.$with('fulfillment_job').as(insertJobStatement(db, 'job.'));
+  return db
+    .with(job$)
+    .insert(orders)
+    .values(placeholders(ORDER_COLUMNS) as never)
+    .returning();
+});
+
 /**
  * The order core shared by Mobile checkout and Partner orders. The charge, the order row and its
  * fulfillment job are written in one transaction; the provider is called after commit.
@@ -84,7 +95,7 @@ export function createOrderService(deps: OrderDeps) {
   const { db, clock, queue } = deps;
   const fulfillment = createFulfillment(deps);
   const esimReads = createEsimReads(deps);
-  const { chargeAndEnqueue, cancelUnpaid } = createOrderCharging({
+  const { charge, fulfillmentJob, cancelUnpaid } = createOrderCharging({
     ...deps,
     fulfillmentMaxAttempts: deps.settings.fulfillmentMaxAttempts,
   });
@@ -129,7 +140,7 @@ export function createOrderService(deps: OrderDeps) {
       const topUpEsimId = await validateTopUp(tx, input, plan.isTopUp);
       const now = clock.now();
       const wallet = input.paymentMethod === 'wallet';
-      const [order] = await insertOrderRow(tx, {
+      const row = {
         id: newId('ord'),
         orderNumber: newOrderNumber(input.channel, now),
         accountId: input.accountId,
@@ -144,15 +155,22 @@ export function createOrderService(deps: OrderDeps) {
         createdAt: now,
         updatedAt: now,
         livemode,
-      } satisfies Required<NewOrderRow>);
-      if (wallet) await chargeAndEnqueue(tx, order!, deps.settings.fulfillmentRetryBaseSeconds * 1000);
-      else
+      } satisfies Required<NewOrderRow>;
+      let order: OrderRow | undefined;
+      if (wallet) {
+        // The order and its fulfillment job in one statement, then the charge.
+        const job = fulfillmentJob(row.id, deps.settings.fulfillmentRetryBaseSeconds * 1000);
+        [order] = await insertOrderRowWithJob(tx, { ...row, ...prefixed('job.', jobRow(job, now)) });
+        await charge(tx, order!);
+      } else {
+        [order] = await insertOrderRow(tx, row);
         await queue.enqueue(tx, {
           kind: ORDER_JOBS.expire,
           payload: { orderId: order!.id },
           runAt: new Date(now.getTime() + UNPAID_ORDER_TTL_MS),
           dedupeKey: `expire:${order!.id}`,
         });
+      }
       await input.onPlaced?.(tx, order!);
       return { order: order!, plan };
     });

@@ -1,4 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobs } from '../../../src/db/schema/index.js';
+import { ORDER_JOBS } from '../../../src/domain/orders/ports.js';
 import type { SellablePlan } from '../../../src/domain/catalog/catalog.service.js';
 import { centsToUsd } from '../../../src/lib/money.js';
 import { BASE_URL, buildTestApp, type TestApp } from '../../helpers/app.js';
@@ -57,10 +60,15 @@ describe('Partner orders', () => {
 
     it('answers 402 INSUFFICIENT_BALANCE and charges nothing', async () => {
       const p = await partner(price - 1);
+      const fulfillJobs = async () =>
+        (await t.database.db.select().from(jobs).where(eq(jobs.kind, ORDER_JOBS.fulfill))).length;
+      const jobsBefore = await fulfillJobs();
       const res = await order(p.headers, { planId: plan.id, quantity: 1 });
       expect(res.statusCode).toBe(402);
       expect(res.json().error.code).toBe('INSUFFICIENT_BALANCE');
       expect(await balanceOf(t.container, p.id)).toBe(price - 1);
+      // The fulfillment job is written with the order, before the charge: rolled back with it.
+      expect(await fulfillJobs()).toBe(jobsBefore);
       const list = await t.app.inject({ url: ORDERS, headers: p.headers });
       expect(list.json()).toEqual({ orders: [], hasMore: false });
     });
