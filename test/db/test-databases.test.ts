@@ -1,12 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
-import { freshDatabase } from '../helpers/database.js';
+import { freshDatabase, pooledClientOf } from '../helpers/database.js';
 
 // The PGlite run hands a dropped test database to the next test, reset (test/helpers/database.ts).
 // What a test sees must still be a database exactly as migrated.
 describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('PGlite test databases', () => {
-  const client = (fresh: Awaited<ReturnType<typeof freshDatabase>>) =>
-    (fresh.database as unknown as { client: object }).client;
+  const client = (fresh: Awaited<ReturnType<typeof freshDatabase>>) => pooledClientOf(fresh.database);
 
   test('a reused database comes back empty, with its sequences restarted', async () => {
     const first = await freshDatabase();
@@ -42,6 +41,25 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('PGlite test databases',
         sql`select count(*)::int as n from information_schema.columns where table_name = 'accounts' and column_name = 'extra'`,
       );
       expect((columns as unknown as { rows: Array<{ n: number }> }).rows[0]!.n).toBe(0);
+    } finally {
+      await next.drop();
+    }
+  });
+
+  test('a dropped database refuses its old handle, so nothing left running writes into the next test', async () => {
+    const first = await freshDatabase();
+    const { db } = first.database;
+    await first.drop();
+    // Drizzle wraps the driver's error ("Failed query: …") with it as the cause.
+    const error = await db.execute(sql`select 1`).then(
+      () => null,
+      (e: unknown) => e as Error & { cause?: Error },
+    );
+    expect(error?.cause?.message).toBe('test database used after it was dropped');
+    const next = await freshDatabase();
+    try {
+      expect(client(next)).toBe(client(first));
+      await next.database.db.execute(sql`select 1`);
     } finally {
       await next.drop();
     }

@@ -60,14 +60,33 @@ async function freshPglite(): Promise<FreshDatabase> {
   // Read while the database is still as loaded, before the test writes to it.
   template ??= describeTemplate(client);
   await template;
-  const database = wrapPglite(client, false);
+  // The test gets a fenced handle: once it has dropped the database (which may then serve the
+  // next test), anything it left running fails loudly instead of writing into that test's data.
+  let dropped = false;
+  const fenced = new Proxy(client, {
+    get(target, property) {
+      if (dropped && (property === 'query' || property === 'exec' || property === 'transaction'))
+        return () => Promise.reject(new Error('test database used after it was dropped'));
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  const database = wrapPglite(fenced, false);
+  pooledClients.set(database, client);
   return {
     database,
     drop: async () => {
       await database.close();
+      dropped = true;
       await recycle(client);
     },
   };
+}
+
+/** The pooled PGlite behind a test database (for test/db/test-databases.test.ts). */
+const pooledClients = new WeakMap<object, PGlite>();
+export function pooledClientOf(database: object): PGlite | undefined {
+  return pooledClients.get(database);
 }
 
 async function recycle(client: PGlite): Promise<void> {
