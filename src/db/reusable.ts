@@ -83,29 +83,24 @@ export function placeholderAs<T>(name: string): T {
   return sql.placeholder(name) as unknown as T;
 }
 
-/** A multi-row insert's values for `reusable`: row i's column c is the placeholder `c.i`. */
+/** A multi-row insert's values for `reusable`: row i's column c is the placeholder `i.c`. */
 export function rowPlaceholders<C extends string>(
   columns: readonly C[],
   rows: number,
 ): Record<C, Placeholder>[] {
-  return Array.from(
-    { length: rows },
-    (_, i) =>
-      Object.fromEntries(columns.map((c) => [c, sql.placeholder(`${c}.${i}`)])) as unknown as Record<
-        C,
-        Placeholder
-      >,
-  );
+  return Array.from({ length: rows }, (_, i) => placeholders(columns, `${i}.`));
 }
 
 /** The values of rowPlaceholders' placeholders for these rows. */
-export function rowValues<C extends string>(
-  columns: readonly C[],
-  rows: ReadonlyArray<Record<C, unknown>>,
-): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
-  rows.forEach((row, i) => {
-    for (const c of columns) values[`${c}.${i}`] = row[c];
-  });
-  return values;
+export function rowValues(rows: ReadonlyArray<Record<string, unknown>>): Record<string, unknown> {
+  return Object.assign({}, ...rows.map((row, i) => prefixed(`${i}.`, row))) as Record<string, unknown>;
 }
+
+/**
+ * The row an insert built with `placeholders(columns)` takes: every listed column of the table,
+ * each one required (a placeholder without a value fails the statement).
+ */
+export type InsertRow<
+  T extends { $inferInsert: object },
+  C extends ReadonlyArray<keyof T['$inferInsert']>,
+> = Required<Pick<T['$inferInsert'], C[number]>>;

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, lte, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
-import { placeholders, reusable } from '../db/reusable.js';
+import { placeholders, reusable, type InsertRow } from '../db/reusable.js';
 import { jobs } from '../db/schema/index.js';
 import type { Clock } from '../lib/clock.js';
 
@@ -61,7 +61,7 @@ const JOB_COLUMNS = [
   'updatedAt',
 ] as const satisfies ReadonlyArray<keyof typeof jobs.$inferInsert>;
 
-type NewJobRow = Required<Pick<typeof jobs.$inferInsert, (typeof JOB_COLUMNS)[number]>>;
+type NewJobRow = InsertRow<typeof jobs, typeof JOB_COLUMNS>;
 
 /** A job's row as `enqueue` writes it. */
 export function jobRow(options: EnqueueOptions, now: Date): NewJobRow {

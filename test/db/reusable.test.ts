@@ -62,11 +62,11 @@ describe('reusable statements', () => {
       { name: 'd', value: 4 },
       { name: 'e', value: 5 },
     ];
-    expect(await insertTwo(fresh.database.db, rowValues(columns, rows))).toEqual(rows);
+    expect(await insertTwo(fresh.database.db, rowValues(rows))).toEqual(rows);
     expect(
       await insertTwo(
         fresh.database.db,
-        rowValues(columns, [
+        rowValues([
           { name: 'f', value: 6 },
           { name: 'g', value: 7 },
         ]),

@@ -1,6 +1,6 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
-import { placeholders, reusable } from '../../db/reusable.js';
+import { placeholders, reusable, type InsertRow } from '../../db/reusable.js';
 import { events, webhookDeliveries, webhookEndpoints } from '../../db/schema/index.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Clock } from '../../lib/clock.js';
@@ -138,7 +138,7 @@ export function createEventOutbox(deps: { db: Db; queue: JobQueue; clock: Clock 
       livemode,
       data: input.data,
       createdAt: now,
-    } satisfies Required<Pick<typeof events.$inferInsert, (typeof EVENT_COLUMNS)[number]>>;
+    } satisfies InsertRow<typeof events, typeof EVENT_COLUMNS>;
     const rows = input.onlyEndpointId
       ? await insertEventForEndpoint(tx, { ...values, endpointId: input.onlyEndpointId })
       : await insertEventForSubscribers(tx, { ...values, typeList: JSON.stringify([input.type]) });

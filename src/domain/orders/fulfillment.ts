@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { placeholderAs, reusable, rowPlaceholders, rowValues } from '../../db/reusable.js';
+import { placeholderAs, reusable, rowPlaceholders, rowValues, type InsertRow } from '../../db/reusable.js';
 import { esims, fulfillmentAttempts, orders, plans } from '../../db/schema/index.js';
 import { randomToken } from '../../lib/crypto.js';
 import { settlePendingJob } from '../../jobs/queue.js';
@@ -172,7 +172,7 @@ export function createFulfillment(deps: OrderDeps) {
         .returning();
     }
     const rows = profiles.map((p) => esimRowFor(order, p, now));
-    const inserted = await insertEsimRows(rows.length)(tx, rowValues(ESIM_COLUMNS, rows));
+    const inserted = await insertEsimRows(rows.length)(tx, rowValues(rows));
     // The winner of the completing UPDATE inserts every row (rows are only ever stored together
     // with that UPDATE); should a provider have repeated a profile, read what is stored.
     if (inserted.length === profiles.length) return inserted.sort(byCreationThenId);
@@ -353,7 +353,7 @@ const ESIM_COLUMNS = [
   'livemode',
 ] as const satisfies ReadonlyArray<keyof typeof esims.$inferInsert>;
 
-type NewEsimRow = Required<Pick<typeof esims.$inferInsert, (typeof ESIM_COLUMNS)[number]>>;
+type NewEsimRow = InsertRow<typeof esims, typeof ESIM_COLUMNS>;
 
 /** The eSIM insert for n profiles, built once per n (src/db/reusable.ts). */
 const esimInserts = new Map<number, ReturnType<typeof buildEsimInsert>>();

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, lt, or } from 'drizzle-orm';
 import { keysetAfter, type KeyValue } from '../../db/keyset.js';
-import { placeholders, prefixed, reusable } from '../../db/reusable.js';
+import { placeholders, prefixed, reusable, type InsertRow } from '../../db/reusable.js';
 import { insertJobStatement, jobRow } from '../../jobs/queue.js';
 import { esims, orders } from '../../db/schema/index.js';
 import { newId } from '../../lib/ids.js';
@@ -67,7 +67,7 @@ const ORDER_COLUMNS = [
   'livemode',
 ] as const satisfies ReadonlyArray<keyof typeof orders.$inferInsert>;
 
-type NewOrderRow = Pick<typeof orders.$inferInsert, (typeof ORDER_COLUMNS)[number]>;
+type NewOrderRow = InsertRow<typeof orders, typeof ORDER_COLUMNS>;
 
 /** On every order: built once (src/db/reusable.ts), a placeholder per column. */
 const insertOrderRow = reusable((db) =>
@@ -155,7 +155,7 @@ export function createOrderService(deps: OrderDeps) {
         createdAt: now,
         updatedAt: now,
         livemode,
-      } satisfies Required<NewOrderRow>;
+      } satisfies NewOrderRow;
       let order: OrderRow | undefined;
       if (wallet) {
         // The order and its fulfillment job in one statement, then the charge.
