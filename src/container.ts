@@ -149,8 +149,9 @@ type Accounts = ReturnType<typeof buildAccounts>;
  */
 function buildEsimProviders({ config, db, clock }: Infrastructure, { providerNotifications }: Events) {
   const notify = providerNotifications.sandboxNotify;
+  const notifyWithin = providerNotifications.sandboxNotifyWithin;
   const providers = {
-    esim: createEsimProvider(config, { db, clock, notify }),
+    esim: createEsimProvider(config, { db, clock, notify, notifyWithin }),
     /** Test-mode orders (svc_test_sk_ keys): always the sandbox, see docs/partner.md "Test mode". */
     testEsim: createTestModeEsimProvider({ db, clock, latencyMs: config.sandbox.esimLatencyMs }),
   };

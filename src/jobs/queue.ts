@@ -88,6 +88,39 @@ export function insertJobStatement(db: DbOrTx, prefix = '') {
     .onConflictDoNothing();
 }
 
+/** The columns `jobRow` fills, for inserts written in SQL. */
+const jobColumnList = sql.join(
+  JOB_COLUMNS.map((c) => sql.identifier(jobs[c].name)),
+  sql`, `,
+);
+
+/**
+ * The insert of one job as a fragment of another statement (a data-modifying CTE), once per row
+ * of `source` (a CTE of that statement: no row, no job). Built for a reusable statement: values are
+ * placeholders named `prefix` + column, as for `insertJobStatement`.
+ */
+export function insertJobFrom(prefix: string, source: SQL): SQL {
+  const values = sql.join(
+    JOB_COLUMNS.map((c) => sql.placeholder(`${prefix}${c}`)),
+    sql`, `,
+  );
+  return sql`insert into ${jobs} (${jobColumnList}) select ${values} from ${source} on conflict do nothing`;
+}
+
+/**
+ * The insert of one job as a fragment of another statement, written only where `onlyIf` holds
+ * there. Values bound now (the statement is built per call).
+ */
+export function enqueueWhere(options: EnqueueOptions, now: Date, onlyIf: SQL): SQL {
+  const row = jobRow(options, now);
+  return sql`insert into ${jobs} (${jobColumnList})
+    select ${row.kind}::text, ${JSON.stringify(row.payload)}::jsonb, ${row.runAt.toISOString()}::timestamptz,
+      ${row.maxAttempts}::int, ${row.dedupeKey}::text, ${row.createdAt.toISOString()}::timestamptz,
+      ${row.updatedAt.toISOString()}::timestamptz
+    where ${onlyIf}
+    on conflict do nothing`;
+}
+
 /** Several times per order: built once. */
 const insertJob = reusable((db) => insertJobStatement(db));
 

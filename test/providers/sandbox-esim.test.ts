@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobs } from '../../src/db/schema/index.js';
 import { DAY } from '../../src/lib/clock.js';
 import { createSandboxEsimProvider } from '../../src/providers/esim/sandbox/index.js';
 import { sandboxListPackages } from '../../src/providers/esim/sandbox/catalogue.js';
@@ -84,6 +86,42 @@ describe('sandbox eSIM provider', () => {
     expect(
       await provider().issueProfiles({ orderId: 'ord_f1', packageCode: base.packageCode, quantity: 1 }),
     ).toHaveLength(1);
+  });
+
+  it('sends ORDER_STATUS once per issued order, in the statement that stores the profiles', async () => {
+    const notifications = t.container.providerNotifications;
+    const sending = () =>
+      createSandboxEsimProvider({
+        db: t.container.db,
+        clock: t.clock,
+        latencyMs: 0,
+        notify: notifications.sandboxNotify,
+        notifyWithin: notifications.sandboxNotifyWithin,
+      });
+    const sent = async (orderId: string) => {
+      const rows = await t.container.db.select().from(jobs).where(eq(jobs.kind, 'sandbox.esim.notify'));
+      return rows.flatMap((job) =>
+        (job.payload.notifications as Array<{ notifyType: string; content: Record<string, unknown> }>).filter(
+          (n) => n.content.transactionId === orderId,
+        ),
+      );
+    };
+    await sending().issueProfiles({ orderId: 'ord_ntf1', packageCode: base.packageCode, quantity: 2 });
+    expect(await sent('ord_ntf1')).toEqual([
+      expect.objectContaining({
+        notifyType: 'ORDER_STATUS',
+        content: { orderNo: 'ord_ntf1', transactionId: 'ord_ntf1', orderStatus: 'GOT_RESOURCE' },
+      }),
+    ]);
+    // A repeated call returns the same profiles and sends nothing more.
+    await sending().issueProfiles({ orderId: 'ord_ntf1', packageCode: base.packageCode, quantity: 2 });
+    expect(await sent('ord_ntf1')).toHaveLength(1);
+    // A failed call allocates nothing and sends nothing.
+    await controls().setFailNext(1);
+    await providerError(
+      sending().issueProfiles({ orderId: 'ord_ntf2', packageCode: base.packageCode, quantity: 1 }),
+    );
+    expect(await sent('ord_ntf2')).toHaveLength(0);
   });
 
   it('usage set by the operator: first use activates, using it all depletes; state survives a new instance', async () => {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.js';
 import { esims, orders, providerNotifications } from '../../db/schema/index.js';
-import type { JobQueue } from '../../jobs/queue.js';
+import { enqueueWhere, type JobQueue } from '../../jobs/queue.js';
 import type { JobHandlers } from '../../jobs/worker.js';
 import type { Clock } from '../../lib/clock.js';
 import { randomBase62 } from '../../lib/crypto.js';
@@ -225,7 +225,15 @@ export function createProviderNotifications(deps: {
     await queue.enqueue(db, { kind: SANDBOX_NOTIFY_JOB, payload: { notifications } });
   }
 
-  return { apply, registerJobs, sandboxNotify };
+  /**
+   * The same job as a fragment of the sandbox's own statement, written only where `onlyIf` holds
+   * there: the profiles and their ORDER_STATUS notification in one round trip.
+   */
+  function sandboxNotifyWithin(onlyIf: SQL, ...notifications: EsimAccessNotification[]): SQL {
+    return enqueueWhere({ kind: SANDBOX_NOTIFY_JOB, payload: { notifications } }, clock.now(), onlyIf);
+  }
+
+  return { apply, registerJobs, sandboxNotify, sandboxNotifyWithin };
 }
 
 export type ProviderNotifications = ReturnType<typeof createProviderNotifications>;

@@ -2,7 +2,7 @@ import type { Db } from '../../../db/client.js';
 import type { Clock } from '../../../lib/clock.js';
 import type { EsimProvider } from '../types.js';
 import { sandboxListPackages } from './catalogue.js';
-import { createSandboxProfiles, type SandboxNotify } from './profiles.js';
+import { createSandboxProfiles, type SandboxNotify, type SandboxNotifyWithin } from './profiles.js';
 
 /**
  * The built-in sandbox eSIM provider: a deterministic catalogue (catalogue.ts) and profile
@@ -13,6 +13,7 @@ export function createSandboxEsimProvider(deps: {
   clock: Clock;
   latencyMs: number;
   notify?: SandboxNotify;
+  notifyWithin?: SandboxNotifyWithin;
 }): EsimProvider {
   return {
     name: 'sandbox',

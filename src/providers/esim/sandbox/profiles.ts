@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { sandboxEsimProfiles, sandboxSettings } from '../../../db/schema/index.js';
 import type { Clock } from '../../../lib/clock.js';
@@ -33,6 +33,12 @@ export interface SandboxNotification {
  * Notifications passed together are delivered in their order, as one connection would.
  */
 export type SandboxNotify = (...notifications: SandboxNotification[]) => Promise<void>;
+
+/**
+ * The same sending as a fragment of one of the sandbox's own statements (a data-modifying CTE),
+ * sent only where `onlyIf` holds there: the change and its webhook in one round trip.
+ */
+export type SandboxNotifyWithin = (onlyIf: SQL, ...notifications: SandboxNotification[]) => SQL;
 
 const MB = 1_048_576;
 
@@ -131,6 +137,8 @@ export function createSandboxProfiles(deps: {
   /** The sandbox_settings row of injected faults (default `esim.failNext`, the operator's). */
   faultSetting?: string;
   notify?: SandboxNotify;
+  /** With `notify`: issued profiles' ORDER_STATUS goes out in the statement that stores them. */
+  notifyWithin?: SandboxNotifyWithin;
 }): Omit<EsimProvider, 'name' | 'listPackages'> {
   const { db, clock } = deps;
   const faultSetting = deps.faultSetting ?? FAIL_NEXT;
@@ -212,6 +220,16 @@ export function createSandboxProfiles(deps: {
         ),
         sql`, `,
       );
+      // Like eSIM Access: ORDER_STATUS GOT_RESOURCE once the order's profiles are allocated.
+      const allocated = notification('ORDER_STATUS', now, {
+        orderNo: orderId,
+        transactionId: orderId,
+        orderStatus: 'GOT_RESOURCE',
+      });
+      const notifyWithin = deps.notify && deps.notifyWithin;
+      const notified = notifyWithin
+        ? sql`, notified as (${notifyWithin(sql`exists (select 1 from inserted)`, allocated)})`
+        : sql``;
       const [state] = (
         (await db.execute(sql`
           with existing as (
@@ -227,7 +245,7 @@ export function createSandboxProfiles(deps: {
             where (select n from existing) = 0 and not exists (select 1 from fault)
             on conflict do nothing
             returning 1
-          )
+          )${notified}
           select (select n from existing) as existing, exists (select 1 from fault) as fault,
             (select count(*)::int from inserted) as inserted`)) as unknown as {
           rows: Array<{ existing: number; fault: boolean; inserted: number }>;
@@ -237,15 +255,7 @@ export function createSandboxProfiles(deps: {
       if (state!.fault)
         throw new EsimProviderError('unavailable', 'sandbox fault injected (failNext)', true, '900001');
       const inserted = Number(state!.inserted);
-      // Like eSIM Access: ORDER_STATUS GOT_RESOURCE once the order's profiles are allocated.
-      if (inserted > 0)
-        await deps.notify?.(
-          notification('ORDER_STATUS', now, {
-            orderNo: orderId,
-            transactionId: orderId,
-            orderStatus: 'GOT_RESOURCE',
-          }),
-        );
+      if (inserted > 0 && !notifyWithin) await deps.notify?.(allocated);
       // All ours (the usual case): they are the rows written; else a concurrent call won, read its.
       const issued =
         inserted === quantity
