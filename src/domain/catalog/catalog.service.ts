@@ -19,6 +19,7 @@ import {
   type SyncResult,
 } from './catalog-sync.js';
 import { createVersionWatch } from './catalog-version.js';
+import { effectivePriceCents, sellable } from './sellable.js';
 import type { ExchangeRateService } from './exchange-rates.js';
 import { isValidRate } from './exchange-rates.js';
 
@@ -27,11 +28,7 @@ export type PlanRow = typeof plans.$inferSelect;
 /** A plan that can be sold right now, with the price a buyer pays (override ?? synced price). */
 export type SellablePlan = PlanRow & { effectivePriceCents: number };
 
-export function effectivePriceCents(plan: Pick<PlanRow, 'priceCents' | 'priceOverrideCents'>): number {
-  return plan.priceOverrideCents ?? plan.priceCents;
-}
-
-const sellable = and(eq(plans.active, true), eq(plans.enabledByOperator, true))!;
+export { effectivePriceCents };
 
 /** On every order: built once (src/db/reusable.ts). */
 const selectSellablePlan = reusable((db) =>

@@ -1,7 +1,8 @@
-import { and, asc, desc, eq, inArray, lt, or } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, lt, or, sql } from 'drizzle-orm';
 import { keysetAfter, type KeyValue } from '../../db/keyset.js';
 import { placeholders, prefixed, reusable, type InsertRow } from '../../db/reusable.js';
-import { insertJobStatement, jobRow } from '../../jobs/queue.js';
+import { insertJobFrom, jobRow } from '../../jobs/queue.js';
+import { planAsSeen, soldAsSeen } from '../catalog/sellable.js';
 import { esims, orders } from '../../db/schema/index.js';
 import { newId } from '../../lib/ids.js';
 import { AppError } from '../errors.js';
@@ -77,14 +78,25 @@ const insertOrderRow = reusable((db) =>
     .returning(),
 );
 
-/** A wallet order with its fulfillment job (placeholders `job.<column>`): one round trip. */
-const insertOrderRowWithJob = reusable((db) => {
-  const job$ = db.$with('fulfillment_job').as(insertJobStatement(db, 'job.'));
-  return db
-    .with(job$)
-    .insert(orders)
-    .values(placeholders(ORDER_COLUMNS) as never)
-    .returning();
+/**
+ * A wallet order with its fulfillment job, written only while the plan is still sold as the
+ * caller saw it (placeholders `plan.<field>`, see soldAsSeen): one round trip, no read of the plan.
+ * No row back: the plan changed (or is no longer sold) since the caller saw it.
+ */
+const insertWalletOrder = reusable((db) => {
+  const columns = sql.join(
+    ORDER_COLUMNS.map((c) => sql.identifier(orders[c].name)),
+    sql`, `,
+  );
+  const values = sql.join(
+    ORDER_COLUMNS.map((c) => sql.placeholder(c)),
+    sql`, `,
+  );
+  const placed$ = db
+    .$with('placed', getTableColumns(orders))
+    .as(sql`insert into ${orders} (${columns}) select ${values} where ${soldAsSeen('plan.')} returning *`);
+  const job$ = db.$with('fulfillment_job', {}).as(insertJobFrom('job.', sql`placed`));
+  return db.with(placed$, job$).select().from(placed$);
 });
 
 /**
@@ -127,6 +139,13 @@ export function createOrderService(deps: OrderDeps) {
     return target.id;
   }
 
+  /**
+   * The plan each wallet order last went through with, by id (at most one entry per plan). Not a
+   * cache to trust: the order's own statement checks the plan is still sold as seen here, and a
+   * plan that changed since is read again. It saves the plan read of nearly every order.
+   */
+  const plansSeen = new Map<string, SellablePlanLike>();
+
   /** The placing transaction: validate, charge (wallet) or await payment, insert order + jobs. */
   async function insertOrder(input: PlaceOrderInput): Promise<{ order: OrderRow; plan: SellablePlanLike }> {
     if (!Number.isInteger(input.quantity) || input.quantity < 1 || input.quantity > MAX_QUANTITY)
@@ -134,45 +153,65 @@ export function createOrderService(deps: OrderDeps) {
     const livemode = input.livemode ?? true;
     if (!livemode && input.paymentMethod !== 'wallet')
       throw new AppError('VALIDATION_ERROR', 'Test-mode orders are paid from the test wallet');
+    const wallet = input.paymentMethod === 'wallet';
     return db.transaction(async (tx) => {
-      const plan = await deps.findActivePlan(tx, input.planId);
-      if (!plan) throw new AppError('PLAN_NOT_FOUND', `Plan ${input.planId} does not exist or is not sold`);
-      const topUpEsimId = await validateTopUp(tx, input, plan.isTopUp);
-      const now = clock.now();
-      const wallet = input.paymentMethod === 'wallet';
-      const row = {
-        id: newId('ord'),
-        orderNumber: newOrderNumber(input.channel, now),
-        accountId: input.accountId,
-        channel: input.channel,
-        planId: plan.id,
-        quantity: input.quantity,
-        topUpIccid: input.topUpIccid ?? null,
-        topUpEsimId,
-        amountCents: plan.effectivePriceCents * input.quantity,
-        paymentMethod: input.paymentMethod,
-        status: wallet ? 'PROCESSING' : 'AWAITING_PAYMENT',
-        createdAt: now,
-        updatedAt: now,
-        livemode,
-      } satisfies NewOrderRow;
-      let order: OrderRow | undefined;
-      if (wallet) {
-        // The order and its fulfillment job in one statement, then the charge.
-        const job = fulfillmentJob(row.id, deps.settings.fulfillmentRetryBaseSeconds * 1000);
-        [order] = await insertOrderRowWithJob(tx, { ...row, ...prefixed('job.', jobRow(job, now)) });
-        await charge(tx, order!);
-      } else {
-        [order] = await insertOrderRow(tx, row);
-        await queue.enqueue(tx, {
-          kind: ORDER_JOBS.expire,
-          payload: { orderId: order!.id },
-          runAt: new Date(now.getTime() + UNPAID_ORDER_TTL_MS),
-          dedupeKey: `expire:${order!.id}`,
-        });
+      let seen = wallet ? plansSeen.get(input.planId) : undefined;
+      // A plan seen before is checked by the insert; one not seen (or changed since) is read. Read
+      // plans are checked too: a third change in a row within one order is reported as a conflict.
+      for (let attempt = 1; ; attempt++) {
+        const plan = seen ?? (await deps.findActivePlan(tx, input.planId));
+        if (!plan) {
+          plansSeen.delete(input.planId);
+          throw new AppError('PLAN_NOT_FOUND', `Plan ${input.planId} does not exist or is not sold`);
+        }
+        const topUpEsimId = await validateTopUp(tx, input, plan.isTopUp);
+        const now = clock.now();
+        const row = {
+          id: newId('ord'),
+          orderNumber: newOrderNumber(input.channel, now),
+          accountId: input.accountId,
+          channel: input.channel,
+          planId: plan.id,
+          quantity: input.quantity,
+          topUpIccid: input.topUpIccid ?? null,
+          topUpEsimId,
+          amountCents: plan.effectivePriceCents * input.quantity,
+          paymentMethod: input.paymentMethod,
+          status: wallet ? 'PROCESSING' : 'AWAITING_PAYMENT',
+          createdAt: now,
+          updatedAt: now,
+          livemode,
+        } satisfies NewOrderRow;
+        let order: OrderRow | undefined;
+        if (wallet) {
+          // The order and its fulfillment job in one statement, then the charge.
+          const job = fulfillmentJob(row.id, deps.settings.fulfillmentRetryBaseSeconds * 1000);
+          [order] = await insertWalletOrder(tx, {
+            ...row,
+            ...prefixed('job.', jobRow(job, now)),
+            ...prefixed('plan.', planAsSeen(plan)),
+          });
+          if (!order) {
+            // The plan changed since it was seen or read: nothing was written; read it again.
+            plansSeen.delete(input.planId);
+            seen = undefined;
+            if (attempt < 3) continue;
+            throw new AppError('CONFLICT', 'The plan changed while the order was placed; try again');
+          }
+          plansSeen.set(plan.id, plan);
+          await charge(tx, order);
+        } else {
+          [order] = await insertOrderRow(tx, row);
+          await queue.enqueue(tx, {
+            kind: ORDER_JOBS.expire,
+            payload: { orderId: order!.id },
+            runAt: new Date(now.getTime() + UNPAID_ORDER_TTL_MS),
+            dedupeKey: `expire:${order!.id}`,
+          });
+        }
+        await input.onPlaced?.(tx, order!);
+        return { order: order!, plan };
       }
-      await input.onPlaced?.(tx, order!);
-      return { order: order!, plan };
     });
   }
 

@@ -1,13 +1,13 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { esims, jobs, sandboxEsimProfiles } from '../../../src/db/schema/index.js';
+import { esims, jobs, orders, plans, sandboxEsimProfiles } from '../../../src/db/schema/index.js';
 import type { AppError } from '../../../src/domain/errors.js';
 import { ESIM_REFRESH_INTERVAL_MS } from '../../../src/domain/orders/order-jobs.js';
 import { newOrderNumber } from '../../../src/domain/orders/order-numbers.js';
 import { SECOND } from '../../../src/lib/clock.js';
 import { buildTestApp, type TestApp } from '../../helpers/app.js';
 import { pickPlan } from '../../helpers/catalog.js';
-import { createUser } from '../../helpers/factories.js';
+import { balanceOf, createUser } from '../../helpers/factories.js';
 
 let t: TestApp;
 let planId: string;
@@ -44,6 +44,44 @@ describe('order service', () => {
     expect(placed.order.status).toBe('COMPLETED');
     expect(placed.esims).toHaveLength(1);
     expect(placed.paymentUrl).toBeUndefined();
+  });
+
+  it('every wallet order pays the plan as it is now: a price or sale change since the last order is seen', async () => {
+    const plan = await pickPlan(t.container);
+    const user = await createUser(t.container, { balanceCents: 100_000 });
+    const place = () =>
+      t.container.orders.placeOrder({
+        accountId: user.id,
+        channel: 'partner',
+        planId: plan.id,
+        quantity: 2,
+        paymentMethod: 'wallet',
+      });
+    const setPlan = (values: Partial<typeof plans.$inferInsert>) =>
+      t.container.db.update(plans).set(values).where(eq(plans.id, plan.id));
+    try {
+      expect((await place()).order.amountCents).toBe(2 * plan.effectivePriceCents);
+      // An operator's price override, written after the first order: the next order charges it.
+      await setPlan({ priceOverrideCents: plan.effectivePriceCents + 100 });
+      const repriced = await place();
+      expect(repriced.order.amountCents).toBe(2 * (plan.effectivePriceCents + 100));
+      expect(await balanceOf(t.container, user.id)).toBe(
+        100_000 - 2 * plan.effectivePriceCents - 2 * (plan.effectivePriceCents + 100),
+      );
+      // Disabled by an operator: PLAN_NOT_FOUND, nothing written.
+      await setPlan({ enabledByOperator: false });
+      const before = await t.container.db.select().from(orders).where(eq(orders.accountId, user.id));
+      const error = (await place().catch((e: unknown) => e)) as AppError;
+      expect(error.code).toBe('PLAN_NOT_FOUND');
+      expect(await t.container.db.select().from(orders).where(eq(orders.accountId, user.id))).toHaveLength(
+        before.length,
+      );
+      // Sold again: found again, at its price.
+      await setPlan({ enabledByOperator: true, priceOverrideCents: null });
+      expect((await place()).order.amountCents).toBe(2 * plan.priceCents);
+    } finally {
+      await setPlan({ priceOverrideCents: plan.priceOverrideCents, enabledByOperator: true });
+    }
   });
 
   it('rejects quantity outside 1–10 and unknown plans with domain errors', async () => {
