@@ -1,5 +1,6 @@
-import { and, eq, sql } from 'drizzle-orm';
-import { placeholderAs, reusable, rowPlaceholders, rowValues, type InsertRow } from '../../db/reusable.js';
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.js';
+import { placeholderAs, reusable, rowValues, type InsertRow } from '../../db/reusable.js';
 import { esims, fulfillmentAttempts, orders, plans } from '../../db/schema/index.js';
 import { randomToken } from '../../lib/crypto.js';
 import { settlePendingJob } from '../../jobs/queue.js';
@@ -29,12 +30,12 @@ export type AttemptResult =
   | { ok: false; order: OrderRow; error: Error; retryable: boolean };
 
 /**
- * One statement (data-modifying CTEs): the conditional UPDATE completing the order and counting
- * this attempt, and, only if it matched, the attempt's row and the settled fulfillment job (queued
- * as a safety net in case this process dies; settled here, it never runs). Built once
- * (src/db/reusable.ts): placeholders now, orderId, attemptId, source, jobKey.
+ * The CTEs completing an order: the conditional UPDATE completing the order and counting this
+ * attempt (`done`), and, only if it matched, the attempt's row and the settled fulfillment job
+ * (queued as a safety net in case this process dies; settled here, it never runs). Placeholders:
+ * now, orderId, attemptId, source, jobKey.
  */
-const completeOrderRow = reusable((db) => {
+function completingCtes(db: DbOrTx) {
   const now = placeholderAs<Date>('now');
   const done$ = db.$with('done').as(
     db
@@ -67,8 +68,57 @@ const completeOrderRow = reusable((db) => {
   const settled$ = db
     .$with('settled')
     .as(settlePendingJob(db, sql.placeholder('jobKey'), now, sql`exists (select 1 from done)`));
-  return db.with(done$, attempt$, settled$).select().from(done$);
+  return [done$, attempt$, settled$] as const;
+}
+
+/** A top-up's completion (its eSIM is updated after): one statement, built once (src/db/reusable.ts). */
+const completeOrderRow = reusable((db) => {
+  const ctes = completingCtes(db);
+  return db
+    .with(...ctes)
+    .select()
+    .from(ctes[0]);
 });
+
+/**
+ * An order's completion with its `count` new eSIM rows (placeholders `<i>.<column>`), stored only
+ * if the order completed here: one statement, built once per count. A row per stored eSIM, each
+ * with the completed order; one row with no eSIM when every profile was already stored.
+ */
+function buildCompleteWithEsims(count: number) {
+  return reusable((db) => {
+    const ctes = completingCtes(db);
+    const columns = sql.join(
+      ESIM_COLUMNS.map((c) => sql.identifier(esims[c].name)),
+      sql`, `,
+    );
+    // VALUES take no type from the insert's columns: each value is cast to its column's type.
+    const rows = Array.from(
+      { length: count },
+      (_, i) =>
+        sql`(${sql.join(
+          ESIM_COLUMNS.map((c) => sql`${sql.placeholder(`${i}.${c}`)}::${sql.raw(esims[c].getSQLType())}`),
+          sql`, `,
+        )})`,
+    );
+    const stored$ = db.$with('stored', getTableColumns(esims)).as(
+      sql`insert into ${esims} (${columns})
+        select * from (values ${sql.join(rows, sql`, `)}) as v where exists (select 1 from done)
+        on conflict (provider_ref) do nothing returning *`,
+    );
+    return db
+      .with(...ctes, stored$)
+      .select()
+      .from(ctes[0])
+      .leftJoin(stored$, sql`true`);
+  });
+}
+const completeWithEsims = new Map<number, ReturnType<typeof buildCompleteWithEsims>>();
+function completeWithEsimsFor(count: number) {
+  let statement = completeWithEsims.get(count);
+  if (!statement) completeWithEsims.set(count, (statement = buildCompleteWithEsims(count)));
+  return statement;
+}
 
 /**
  * One fulfillment attempt: provider call outside any transaction, then the result stored in one
@@ -153,30 +203,9 @@ export function createFulfillment(deps: OrderDeps) {
     });
   }
 
-  /** Stores what the provider issued; returns the order's eSIM rows as stored. */
-  async function storeProfiles(tx: Tx, order: OrderRow, profiles: ProviderProfile[]): Promise<EsimRow[]> {
-    const now = clock.now();
-    if (order.topUpEsimId) {
-      const p = profiles[0]!;
-      return tx
-        .update(esims)
-        .set({
-          status: p.status,
-          totalVolumeMb: p.totalVolumeMb,
-          dataUsageMb: p.dataUsageMb,
-          expiresAt: p.expiresAt,
-          usageCheckedAt: now,
-          updatedAt: now,
-        })
-        .where(eq(esims.id, order.topUpEsimId))
-        .returning();
-    }
-    const rows = profiles.map((p) => esimRowFor(order, p, now));
-    const inserted = await insertEsimRows(rows.length)(tx, rowValues(rows));
-    // The winner of the completing UPDATE inserts every row (rows are only ever stored together
-    // with that UPDATE); should a provider have repeated a profile, read what is stored.
-    if (inserted.length === profiles.length) return inserted.sort(byCreationThenId);
-    return tx.select().from(esims).where(eq(esims.orderId, order.id)).orderBy(esims.createdAt, esims.id);
+  /** The order's eSIM rows as stored (a provider repeated a profile, or a concurrent attempt won). */
+  function storedEsims(tx: Tx, orderId: string): Promise<EsimRow[]> {
+    return tx.select().from(esims).where(eq(esims.orderId, orderId)).orderBy(esims.createdAt, esims.id);
   }
 
   /**
@@ -190,16 +219,45 @@ export function createFulfillment(deps: OrderDeps) {
   ): Promise<{ order: OrderRow; esims: EsimRow[] } | null> {
     return db.transaction(async (tx) => {
       const now = clock.now();
-      const [done] = await completeOrderRow(tx, {
+      const completing = {
         now,
         orderId: order.id,
         attemptId: newId('att'),
         source,
         jobKey: fulfillJobKey(order.id),
-      });
-      // Lost a race with a concurrent attempt (already COMPLETED) or a refund: store nothing.
-      if (!done) return null;
-      const stored = await storeProfiles(tx, order, profiles);
+      };
+      let done: OrderRow;
+      let stored: EsimRow[];
+      if (order.topUpEsimId) {
+        const [row] = await completeOrderRow(tx, completing);
+        // Lost a race with a concurrent attempt (already COMPLETED) or a refund: store nothing.
+        if (!row) return null;
+        done = row;
+        const p = profiles[0]!;
+        stored = await tx
+          .update(esims)
+          .set({
+            status: p.status,
+            totalVolumeMb: p.totalVolumeMb,
+            dataUsageMb: p.dataUsageMb,
+            expiresAt: p.expiresAt,
+            usageCheckedAt: now,
+            updatedAt: now,
+          })
+          .where(eq(esims.id, order.topUpEsimId))
+          .returning();
+      } else {
+        const rows = profiles.map((p) => esimRowFor(order, p, now));
+        const result = await completeWithEsimsFor(rows.length)(tx, { ...completing, ...rowValues(rows) });
+        // Lost a race: the statement stored nothing.
+        if (result.length === 0) return null;
+        done = result[0]!.done;
+        stored = result.flatMap((r) => (r.stored ? [r.stored] : []));
+        // The winner of the completing UPDATE inserts every row (rows are only ever stored together
+        // with that UPDATE); should a provider have repeated a profile, read what is stored.
+        stored =
+          stored.length === profiles.length ? stored.sort(byCreationThenId) : await storedEsims(tx, order.id);
+      }
       await deps.receipts?.orderCompleted(tx, done);
       if (deps.events) {
         await deps.events.orderCompleted(tx, done, stored);
@@ -354,23 +412,6 @@ const ESIM_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof typeof esims.$inferInsert>;
 
 type NewEsimRow = InsertRow<typeof esims, typeof ESIM_COLUMNS>;
-
-/** The eSIM insert for n profiles, built once per n (src/db/reusable.ts). */
-const esimInserts = new Map<number, ReturnType<typeof buildEsimInsert>>();
-function buildEsimInsert(count: number) {
-  return reusable((db) =>
-    db
-      .insert(esims)
-      .values(rowPlaceholders(ESIM_COLUMNS, count) as never)
-      .onConflictDoNothing({ target: esims.providerRef })
-      .returning(),
-  );
-}
-function insertEsimRows(count: number) {
-  let insert = esimInserts.get(count);
-  if (!insert) esimInserts.set(count, (insert = buildEsimInsert(count)));
-  return insert;
-}
 
 function esimRowFor(order: OrderRow, p: ProviderProfile, now: Date): NewEsimRow {
   return {

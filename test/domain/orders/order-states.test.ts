@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { walletTransactions } from '../../../src/db/schema/index.js';
+import { esims, sandboxEsimProfiles, walletTransactions } from '../../../src/db/schema/index.js';
 import type { AppError } from '../../../src/domain/errors.js';
 import { EsimProviderError } from '../../../src/providers/esim/types.js';
 import { pickPlan } from '../../helpers/catalog.js';
@@ -18,6 +18,9 @@ describe('order state transitions', () => {
   let price: number;
   let providerUp = false;
   let issueCalls = 0;
+  /** Runs while the provider issues, before it answers (a concurrent refund, say). */
+  let duringIssue: (() => Promise<unknown>) | undefined;
+  const cancelled: string[] = [];
 
   beforeAll(async () => {
     c = await buildTestContainer({
@@ -26,7 +29,13 @@ describe('order state transitions', () => {
         issueProfiles: async (request) => {
           issueCalls += 1;
           if (!providerUp) throw new EsimProviderError('unavailable', 'provider down (test)', true);
-          return sandbox.issueProfiles(request);
+          const issued = await sandbox.issueProfiles(request);
+          await duringIssue?.();
+          return issued;
+        },
+        cancelProfile: async (ref) => {
+          cancelled.push(ref);
+          return sandbox.cancelProfile(ref);
         },
       }),
     });
@@ -87,6 +96,26 @@ describe('order state transitions', () => {
     const late = await c.container.orders.fulfillment.attempt(orderId, 'job');
     expect(late).toMatchObject({ ok: false, retryable: false, order: { status: 'REFUNDED' } });
     expect(issueCalls).toBe(calls);
+    await expectLedgerInvariant(c.container);
+  });
+
+  it('a refund that wins while the provider issues: no eSIM is stored, the profiles are handed back', async () => {
+    const { user, orderId } = await processingOrder();
+    providerUp = true;
+    duringIssue = () => c.container.orders.fulfillment.refund(orderId, 'refunded meanwhile');
+    try {
+      const result = await c.container.orders.fulfillment.attempt(orderId, 'admin');
+      expect(result).toMatchObject({ ok: false, retryable: false, order: { status: 'REFUNDED' } });
+    } finally {
+      duringIssue = undefined;
+    }
+    expect(await c.container.db.select().from(esims).where(eq(esims.orderId, orderId))).toEqual([]);
+    const [profile] = await c.container.db
+      .select()
+      .from(sandboxEsimProfiles)
+      .where(eq(sandboxEsimProfiles.orderRef, orderId));
+    expect(cancelled).toContain(profile!.esimTranNo);
+    expect(await balanceOf(c.container, user.id)).toBe(price);
     await expectLedgerInvariant(c.container);
   });
 });
