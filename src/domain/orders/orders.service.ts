@@ -1,4 +1,6 @@
-import { and, asc, desc, eq, getTableColumns, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.js';
+import { purchaseValues, purchaseWithin } from '../wallet/postings.js';
 import { keysetAfter, type KeyValue } from '../../db/keyset.js';
 import { placeholders, prefixed, reusable, type InsertRow } from '../../db/reusable.js';
 import { insertJobFrom, jobRow } from '../../jobs/queue.js';
@@ -78,12 +80,8 @@ const insertOrderRow = reusable((db) =>
     .returning(),
 );
 
-/**
- * A wallet order with its fulfillment job, written only while the plan is still sold as the
- * caller saw it (placeholders `plan.<field>`, see soldAsSeen): one round trip, no read of the plan.
- * No row back: the plan changed (or is no longer sold) since the caller saw it.
- */
-const insertWalletOrder = reusable((db) => {
+/** `insert into orders (the placed columns) select (their placeholders) <rest>`. */
+function insertOrderSelect(db: DbOrTx, rest: SQL) {
   const columns = sql.join(
     ORDER_COLUMNS.map((c) => sql.identifier(orders[c].name)),
     sql`, `,
@@ -92,12 +90,40 @@ const insertWalletOrder = reusable((db) => {
     ORDER_COLUMNS.map((c) => sql.placeholder(c)),
     sql`, `,
   );
-  const placed$ = db
+  return db
     .$with('placed', getTableColumns(orders))
-    .as(sql`insert into ${orders} (${columns}) select ${values} where ${soldAsSeen('plan.')} returning *`);
+    .as(sql`insert into ${orders} (${columns}) select ${values} ${rest} returning *`);
+}
+
+/**
+ * A wallet order with its fulfillment job, written only while the plan is still sold as the
+ * caller saw it (placeholders `plan.<field>`, see soldAsSeen): one round trip, no read of the plan.
+ * No row back: the plan changed (or is no longer sold) since the caller saw it.
+ */
+const insertWalletOrder = reusable((db) => {
+  const placed$ = insertOrderSelect(db, sql`where ${soldAsSeen('plan.')}`);
   const job$ = db.$with('fulfillment_job', {}).as(insertJobFrom('job.', sql`placed`));
   return db.with(placed$, job$).select().from(placed$);
 });
+
+/**
+ * A whole wallet order in one statement, without a transaction around it: the charge
+ * (purchaseWithin, placeholders `ledger.<field>`), and from it the order (while the plan is still
+ * sold as seen), its fulfillment job and its ledger row. No row back: nothing was written, and
+ * the order takes the general path (the balance is short, a low-balance alert is due, or the plan
+ * changed). One variant per wallet (live, test).
+ */
+function buildPlaceAtOnce(livemode: boolean) {
+  return reusable((db) => {
+    const { moved, posted } = purchaseWithin(livemode, soldAsSeen('plan.'));
+    const moved$ = db.$with('moved', {}).as(moved);
+    const placed$ = insertOrderSelect(db, sql`from moved`);
+    const job$ = db.$with('fulfillment_job', {}).as(insertJobFrom('job.', sql`placed`));
+    const posted$ = db.$with('posted', {}).as(posted);
+    return db.with(moved$, placed$, job$, posted$).select().from(placed$);
+  });
+}
+const placeAtOnce = { live: buildPlaceAtOnce(true), test: buildPlaceAtOnce(false) };
 
 /**
  * The order core shared by Mobile checkout and Partner orders. The charge, the order row and its
@@ -146,6 +172,55 @@ export function createOrderService(deps: OrderDeps) {
    */
   const plansSeen = new Map<string, SellablePlanLike>();
 
+  function orderRow(
+    input: PlaceOrderInput,
+    plan: SellablePlanLike,
+    topUpEsimId: string | null,
+    now: Date,
+  ): NewOrderRow {
+    const wallet = input.paymentMethod === 'wallet';
+    return {
+      id: newId('ord'),
+      orderNumber: newOrderNumber(input.channel, now),
+      accountId: input.accountId,
+      channel: input.channel,
+      planId: plan.id,
+      quantity: input.quantity,
+      topUpIccid: input.topUpIccid ?? null,
+      topUpEsimId,
+      amountCents: plan.effectivePriceCents * input.quantity,
+      paymentMethod: input.paymentMethod,
+      status: wallet ? 'PROCESSING' : 'AWAITING_PAYMENT',
+      createdAt: now,
+      updatedAt: now,
+      livemode: input.livemode ?? true,
+    };
+  }
+
+  /** The wallet order's statement values: the order, its fulfillment job, the plan as seen. */
+  function walletOrderValues(row: NewOrderRow, plan: SellablePlanLike, now: Date) {
+    const job = fulfillmentJob(row.id, deps.settings.fulfillmentRetryBaseSeconds * 1000);
+    return { ...row, ...prefixed('job.', jobRow(job, now)), ...prefixed('plan.', planAsSeen(plan)) };
+  }
+
+  /**
+   * The usual wallet order (a plan seen before, not a top-up, no Idempotency-Key to bind) in one
+   * statement and one commit; undefined when it has to take the transaction (nothing written).
+   */
+  async function placeAtOnceIfUsual(
+    input: PlaceOrderInput,
+  ): Promise<{ order: OrderRow; plan: SellablePlanLike } | undefined> {
+    const plan = plansSeen.get(input.planId);
+    if (!plan || plan.isTopUp || input.topUpIccid || input.onPlaced) return undefined;
+    const now = clock.now();
+    const row = orderRow(input, plan, null, now);
+    const [order] = await placeAtOnce[row.livemode ? 'live' : 'test'](db, {
+      ...walletOrderValues(row, plan, now),
+      ...prefixed('ledger.', purchaseValues(row, now)),
+    });
+    return order && { order, plan };
+  }
+
   /** The placing transaction: validate, charge (wallet) or await payment, insert order + jobs. */
   async function insertOrder(input: PlaceOrderInput): Promise<{ order: OrderRow; plan: SellablePlanLike }> {
     if (!Number.isInteger(input.quantity) || input.quantity < 1 || input.quantity > MAX_QUANTITY)
@@ -154,6 +229,10 @@ export function createOrderService(deps: OrderDeps) {
     if (!livemode && input.paymentMethod !== 'wallet')
       throw new AppError('VALIDATION_ERROR', 'Test-mode orders are paid from the test wallet');
     const wallet = input.paymentMethod === 'wallet';
+    if (wallet) {
+      const placed = await placeAtOnceIfUsual(input);
+      if (placed) return placed;
+    }
     return db.transaction(async (tx) => {
       let seen = wallet ? plansSeen.get(input.planId) : undefined;
       // A plan seen before is checked by the insert; one not seen (or changed since) is read. Read
@@ -166,31 +245,11 @@ export function createOrderService(deps: OrderDeps) {
         }
         const topUpEsimId = await validateTopUp(tx, input, plan.isTopUp);
         const now = clock.now();
-        const row = {
-          id: newId('ord'),
-          orderNumber: newOrderNumber(input.channel, now),
-          accountId: input.accountId,
-          channel: input.channel,
-          planId: plan.id,
-          quantity: input.quantity,
-          topUpIccid: input.topUpIccid ?? null,
-          topUpEsimId,
-          amountCents: plan.effectivePriceCents * input.quantity,
-          paymentMethod: input.paymentMethod,
-          status: wallet ? 'PROCESSING' : 'AWAITING_PAYMENT',
-          createdAt: now,
-          updatedAt: now,
-          livemode,
-        } satisfies NewOrderRow;
+        const row = orderRow(input, plan, topUpEsimId, now);
         let order: OrderRow | undefined;
         if (wallet) {
           // The order and its fulfillment job in one statement, then the charge.
-          const job = fulfillmentJob(row.id, deps.settings.fulfillmentRetryBaseSeconds * 1000);
-          [order] = await insertWalletOrder(tx, {
-            ...row,
-            ...prefixed('job.', jobRow(job, now)),
-            ...prefixed('plan.', planAsSeen(plan)),
-          });
+          [order] = await insertWalletOrder(tx, walletOrderValues(row, plan, now));
           if (!order) {
             // The plan changed since it was seen or read: nothing was written; read it again.
             plansSeen.delete(input.planId);

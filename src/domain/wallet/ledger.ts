@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { assertCents } from '../../lib/money.js';
 import { newId } from '../../lib/ids.js';
@@ -61,8 +61,9 @@ export function rowsOf<T>(result: unknown): T[] {
 }
 
 /**
- * The one writer of wallet balances and ledger rows; the wallet's posting functions
- * (./postings.ts) are its only callers in the service. Must be called inside the caller's
+ * The writer of wallet balances and ledger rows (with `purchaseWithin` below, which writes a
+ * purchase from another area's statement); the wallet's posting functions (./postings.ts) are
+ * its only callers in the service. Must be called inside the caller's
  * transaction so that the balance change, its ledger row and the business change (order,
  * payment) commit together.
  *
@@ -146,6 +147,53 @@ export async function postLedgerEntry(
     requiredUsd: entry.amountCents / 100,
   });
 }
+
+/**
+ * A purchase posted by another area's statement, as two data-modifying CTEs to put in its WITH:
+ * `moved` (the balance change; one row when it happened) and `posted` (its ledger row, from
+ * `moved`). The caller writes its own rows from `moved` too, so the business change and its
+ * money commit in one statement, without a transaction around it.
+ *
+ * It moves money only where `postLedgerEntry` would have done exactly the same and nothing more:
+ * the balance covers the amount, the debit takes the balance across no low-balance threshold (the
+ * observer would have to run), and `onlyIf` (the caller's own condition) holds. Otherwise nothing
+ * is written and the caller takes the general path (`chargePurchase` in a transaction). The
+ * reference must be new (a fresh order's): a taken one fails the whole statement.
+ *
+ * Built for a statement built once (src/db/reusable.ts): placeholders `ledger.id`,
+ * `ledger.accountId`, `ledger.amountCents` (positive), `ledger.reference`, `ledger.description`,
+ * `ledger.orderId`, `ledger.at`; bind them with `prefixed('ledger.', purchaseValues(…))`.
+ */
+export function purchaseWithin(livemode: boolean, onlyIf: SQL): { moved: SQL; posted: SQL } {
+  const p = (name: keyof PurchaseValues) => sql.placeholder(`ledger.${name}`);
+  const balance = sql.raw(livemode ? 'wallet_balance_cents' : 'test_wallet_balance_cents');
+  const amount = sql`${p('amountCents')}::bigint`;
+  return {
+    moved: sql`update accounts set ${balance} = ${balance} - ${amount}, updated_at = ${p('at')}::timestamptz
+      where id = ${p('accountId')}::text and ${balance} >= ${amount}
+        and (${balance} < low_balance_threshold_cents or ${balance} - ${amount} >= low_balance_threshold_cents)
+        and ${onlyIf}
+      returning ${balance} as balance`,
+    posted: sql`insert into wallet_transactions
+        (id, account_id, kind, amount_cents, balance_after_cents, description, order_id, payment_id,
+         reference, created_at, livemode)
+      select ${p('id')}::text, ${p('accountId')}::text, 'purchase', -${amount}, moved.balance,
+        ${p('description')}::text, ${p('orderId')}::text, null, ${p('reference')}::text,
+        ${p('at')}::timestamptz, ${livemode}
+      from moved`,
+  };
+}
+
+/** The values of `purchaseWithin`'s placeholders. */
+export type PurchaseValues = {
+  id: string;
+  accountId: string;
+  amountCents: number;
+  reference: string;
+  description: string;
+  orderId: string;
+  at: Date;
+};
 
 /** The row already posted under this reference, checked to be the same entry; null if none. */
 async function existingEntry(

@@ -1,12 +1,17 @@
 import type { Tx } from '../../db/client.js';
 import { newId } from '../../lib/ids.js';
-import { postLedgerEntry, type LedgerObserver, type LedgerResult } from './ledger.js';
+import { assertCents } from '../../lib/money.js';
+import { postLedgerEntry, type LedgerObserver, type LedgerResult, type PurchaseValues } from './ledger.js';
+
+export { purchaseWithin } from './ledger.js';
 
 /**
  * The wallet's postings: every change of a balance (live `accounts.wallet_balance_cents` or the
  * test wallet's `accounts.test_wallet_balance_cents`) is one of these functions, which writes the
  * balance change and its ledger row together in the caller's transaction. Orders, payments, test
- * mode and the operator wallet route call them; nothing else writes ledger rows or balances.
+ * mode and the operator wallet route call them; nothing else writes ledger rows or balances,
+ * except `purchaseWithin` (from ./ledger.ts, with `purchaseValues`): the same purchase posting as
+ * CTEs of the order's own statement, for the usual wallet order placed in one statement.
  *
  * The database enforces each kind's sign (migration 0002): purchase and withdrawal negative,
  * deposit and refund positive, never zero; balances and `balance_after_cents` never negative.
@@ -33,6 +38,11 @@ export interface OrderMoney {
   livemode: boolean;
 }
 
+/** The description of an order's ledger row, as the wallet lists it. */
+function orderEntryDescription(kind: 'purchase' | 'refund', order: OrderMoney): string {
+  return kind === 'purchase' ? `Order ${order.orderNumber}` : `Refund of order ${order.orderNumber}`;
+}
+
 /** An order's own posting: its charge or its refund, on the wallet it was paid from. */
 function postOrderEntry(
   tx: Tx,
@@ -48,8 +58,7 @@ function postOrderEntry(
       kind,
       amountCents: order.amountCents,
       reference: ledgerReference[kind](order.id),
-      description:
-        kind === 'purchase' ? `Order ${order.orderNumber}` : `Refund of order ${order.orderNumber}`,
+      description: orderEntryDescription(kind, order),
       orderId: order.id,
       at,
       livemode: order.livemode,
@@ -66,6 +75,24 @@ export function chargePurchase(
   observer?: LedgerObserver,
 ): Promise<LedgerResult> {
   return postOrderEntry(tx, order, 'purchase', at, observer);
+}
+
+/**
+ * The values of `purchaseWithin` (./ledger.ts) for an order's charge: the posting
+ * `chargePurchase` would write, for a caller that writes it within its own statement.
+ */
+export function purchaseValues(order: OrderMoney, at: Date): PurchaseValues {
+  assertCents(order.amountCents);
+  if (order.amountCents <= 0) throw new RangeError('ledger amounts are positive; the kind gives the sign');
+  return {
+    id: newId('wtx'),
+    accountId: order.accountId,
+    amountCents: order.amountCents,
+    reference: ledgerReference.purchase(order.id),
+    description: orderEntryDescription('purchase', order),
+    orderId: order.id,
+    at,
+  };
 }
 
 /** Returns the order's amount to the wallet it was paid from (kind `refund`), at most once. */

@@ -1,6 +1,16 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { esims, jobs, orders, plans, sandboxEsimProfiles } from '../../../src/db/schema/index.js';
+import {
+  accounts,
+  esims,
+  jobs,
+  orders,
+  plans,
+  sandboxEsimProfiles,
+  walletTransactions,
+} from '../../../src/db/schema/index.js';
+import { postAdjustment } from '../../../src/domain/wallet/postings.js';
+import { expectLedgerInvariant } from '../../helpers/ledger.js';
 import type { AppError } from '../../../src/domain/errors.js';
 import { ESIM_REFRESH_INTERVAL_MS } from '../../../src/domain/orders/order-jobs.js';
 import { newOrderNumber } from '../../../src/domain/orders/order-numbers.js';
@@ -82,6 +92,63 @@ describe('order service', () => {
     } finally {
       await setPlan({ priceOverrideCents: plan.priceOverrideCents, enabledByOperator: true });
     }
+  });
+
+  it('a usual wallet order (plan seen before) is one statement: exact balance, then too little, live and test wallets', async () => {
+    const plan = await pickPlan(t.container);
+    const price = plan.effectivePriceCents;
+    const seeder = await createUser(t.container, { balanceCents: price });
+    const place = (accountId: string, livemode = true) =>
+      t.container.orders.placeOrder({
+        accountId,
+        channel: 'partner',
+        planId: plan.id,
+        quantity: 1,
+        paymentMethod: 'wallet',
+        livemode,
+      });
+    await place(seeder.id); // the plan is seen from here on
+    const user = await createUser(t.container, { balanceCents: price });
+    await t.container.db.transaction((tx) =>
+      postAdjustment(tx, {
+        accountId: user.id,
+        amountCents: price,
+        description: 'test',
+        at: t.clock.now(),
+        livemode: false,
+      }),
+    );
+    const rowsOf = async () => ({
+      orders: await t.container.db.select().from(orders).where(eq(orders.accountId, user.id)),
+      ledger: await t.container.db
+        .select()
+        .from(walletTransactions)
+        .where(eq(walletTransactions.accountId, user.id)),
+    });
+    const placed = await place(user.id);
+    expect(placed.order).toMatchObject({ status: 'COMPLETED', amountCents: price, livemode: true });
+    expect(await balanceOf(t.container, user.id)).toBe(0);
+    const after = await rowsOf();
+    expect(after.ledger.filter((r) => r.kind === 'purchase')).toEqual([
+      expect.objectContaining({
+        amountCents: -price,
+        balanceAfterCents: 0,
+        orderId: placed.order.id,
+        livemode: true,
+      }),
+    ]);
+    // Nothing left: 402, and nothing written (no order, no job, no ledger row).
+    const jobsBefore = (await t.container.db.select().from(jobs)).length;
+    const error = (await place(user.id).catch((e: unknown) => e)) as AppError;
+    expect(error.code).toBe('INSUFFICIENT_BALANCE');
+    expect(await rowsOf()).toEqual(after);
+    expect((await t.container.db.select().from(jobs)).length).toBe(jobsBefore);
+    // Test mode: the test wallet pays; the live wallet is untouched.
+    const test = await place(user.id, false);
+    expect(test.order).toMatchObject({ status: 'COMPLETED', livemode: false });
+    const [account] = await t.container.db.select().from(accounts).where(eq(accounts.id, user.id));
+    expect(account).toMatchObject({ walletBalanceCents: 0, testWalletBalanceCents: 0 });
+    await expectLedgerInvariant(t.container);
   });
 
   it('rejects quantity outside 1–10 and unknown plans with domain errors', async () => {
