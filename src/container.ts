@@ -108,7 +108,7 @@ type Infrastructure = ReturnType<typeof buildInfrastructure>;
 
 /** Partner events: the outbox, the typed emitters and the inbound provider notifications. */
 function buildEvents({ config, db, clock, queue }: Infrastructure) {
-  const outbox = createEventOutbox({ db, queue, clock });
+  const outbox = createEventOutbox({ db, clock });
   const partnerEvents = createPartnerEvents({ outbox, publicBaseUrl: config.publicBaseUrl });
   const providerNotifications = createProviderNotifications({ db, clock, queue, events: partnerEvents });
   return { outbox, partnerEvents, providerNotifications };

@@ -1,8 +1,7 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
-import { placeholders, reusable, type InsertRow } from '../../db/reusable.js';
-import { events, webhookDeliveries, webhookEndpoints } from '../../db/schema/index.js';
-import type { JobQueue } from '../../jobs/queue.js';
+import { prefixed, reusable, type InsertRow } from '../../db/reusable.js';
+import { events, jobs, webhookDeliveries, webhookEndpoints } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { randomBase62 } from '../../lib/crypto.js';
 import { AppError } from '../errors.js';
@@ -78,91 +77,91 @@ const EVENT_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof typeof events.$inferInsert>;
 
 /**
- * One statement: the event row, and beside it each endpoint it goes to (none: one row, null).
- * Built once per kind of recipient (src/db/reusable.ts): every subscribed, enabled endpoint of
- * the account and mode (placeholder typeList: the type as a JSON array), or one endpoint (ping).
+ * The outbox's rows as CTEs of one statement: the event (`event`: a row per row of `source`, e.g.
+ * `from done`, or exactly one for an empty source), a delivery per endpoint it goes to
+ * (`delivery`: every enabled endpoint of the event's account and mode subscribed to its type, or
+ * the one endpoint of placeholder `endpointId`), and each delivery's job (`delivery_job`).
+ * Built for a statement built once (src/db/reusable.ts): the event's values are placeholders
+ * `event.<column>`; bind them with `prefixed('event.', eventValues(input, now))`.
+ *
+ * A delivery's id is derived from its event and endpoint (`whd_` + 20 hex digits of their MD5):
+ * unique as the pair is, and written by the database, so the number of endpoints need not be
+ * known before the statement runs.
  */
-function insertEventWithEndpoints(db: DbOrTx, onlyEndpoint: boolean) {
-  const inserted$ = db.$with('inserted').as(
-    db
-      .insert(events)
-      .values(placeholders(EVENT_COLUMNS) as never)
-      .returning(),
+export function outboxCtes(db: DbOrTx, source: SQL, recipients: 'subscribers' | 'endpoint' = 'subscribers') {
+  const columns = sql.join(
+    EVENT_COLUMNS.map((c) => sql.identifier(events[c].name)),
+    sql`, `,
   );
-  const conditions = [
-    eq(webhookEndpoints.accountId, sql.placeholder('accountId')),
-    eq(webhookEndpoints.livemode, sql.placeholder('livemode')),
-    onlyEndpoint
-      ? eq(webhookEndpoints.id, sql.placeholder('endpointId'))
-      : and(
-          eq(webhookEndpoints.status, 'enabled'),
-          sql`(${webhookEndpoints.eventTypes} is null or ${webhookEndpoints.eventTypes} @> ${sql.placeholder('typeList')}::jsonb)`,
-        ),
-  ];
-  return db
-    .with(inserted$)
-    .select({
-      event: {
-        id: inserted$.id,
-        accountId: inserted$.accountId,
-        type: inserted$.type,
-        livemode: inserted$.livemode,
-        data: inserted$.data,
-        createdAt: inserted$.createdAt,
-        seq: inserted$.seq,
-        txid: inserted$.txid,
-      },
-      endpointId: webhookEndpoints.id,
-    })
-    .from(inserted$)
-    .leftJoin(webhookEndpoints, and(...conditions));
+  const values = sql.join(
+    EVENT_COLUMNS.map((c) => sql.placeholder(`event.${c}`)),
+    sql`, `,
+  );
+  const event$ = db
+    .$with('event', getTableColumns(events))
+    .as(sql`insert into ${events} (${columns}) select ${values} ${source} returning *`);
+  const to =
+    recipients === 'endpoint'
+      ? sql`e.id = ${sql.placeholder('endpointId')}`
+      : sql`e.status = 'enabled' and (e.event_types is null or e.event_types @> jsonb_build_array(event.type))`;
+  const delivery$ = db.$with('delivery', {}).as(
+    sql`insert into ${webhookDeliveries} (id, event_id, endpoint_id, next_attempt_at, created_at, updated_at)
+      select 'whd_' || substr(md5(event.id || ':' || e.id), 1, 20), event.id, e.id, event.created_at,
+        event.created_at, event.created_at
+      from event join ${webhookEndpoints} e
+        on e.account_id = event.account_id and e.livemode = event.livemode and ${to}
+      returning id, created_at`,
+  );
+  const deliveryJob$ = db.$with('delivery_job', {}).as(
+    sql`insert into ${jobs} (kind, payload, run_at, max_attempts, dedupe_key, created_at, updated_at)
+      select ${sql.raw(`'${WEBHOOK_DELIVER_JOB}'`)}, jsonb_build_object('deliveryId', delivery.id), delivery.created_at,
+        ${sql.raw(String(DELIVERY_MAX_ATTEMPTS))}, 'deliver:' || delivery.id, delivery.created_at, delivery.created_at
+      from delivery
+      on conflict do nothing`,
+  );
+  return [event$, delivery$, deliveryJob$] as const;
 }
-const insertEventForSubscribers = reusable((db) => insertEventWithEndpoints(db, false));
-const insertEventForEndpoint = reusable((db) => insertEventWithEndpoints(db, true));
+
+/** The values of `outboxCtes`' placeholders for an event emitted at `now`. */
+export function eventValues(input: EmitEventInput, now: Date) {
+  return {
+    id: newEventId(),
+    accountId: input.accountId,
+    type: input.type,
+    livemode: input.livemode ?? true,
+    data: input.data,
+    createdAt: now,
+  } satisfies InsertRow<typeof events, typeof EVENT_COLUMNS>;
+}
+
+/** One statement per kind of recipient: the event, its deliveries and their jobs. */
+function emitStatement(recipients: 'subscribers' | 'endpoint') {
+  return reusable((db) => {
+    const ctes = outboxCtes(db, sql``, recipients);
+    return db
+      .with(...ctes)
+      .select()
+      .from(ctes[0]);
+  });
+}
+const emitToSubscribers = emitStatement('subscribers');
+const emitToEndpoint = emitStatement('endpoint');
 
 /**
  * The outbox. `emitEvent` must be called with the transaction of the change it reports: the event
- * row, one delivery row per subscribed endpoint and the delivery jobs commit with that change or
- * not at all.
+ * row, one delivery row per subscribed endpoint and the delivery jobs (one statement,
+ * `outboxCtes`) commit with that change or not at all. A change written in one statement can
+ * carry `outboxCtes` itself instead.
  */
-export function createEventOutbox(deps: { db: Db; queue: JobQueue; clock: Clock }) {
-  const { db, queue, clock } = deps;
+export function createEventOutbox(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
 
   async function emitEvent(tx: Tx, input: EmitEventInput): Promise<EventRow> {
-    const now = clock.now();
-    const livemode = input.livemode ?? true;
-    const values = {
-      id: newEventId(),
-      accountId: input.accountId,
-      type: input.type,
-      livemode,
-      data: input.data,
-      createdAt: now,
-    } satisfies InsertRow<typeof events, typeof EVENT_COLUMNS>;
-    const rows = input.onlyEndpointId
-      ? await insertEventForEndpoint(tx, { ...values, endpointId: input.onlyEndpointId })
-      : await insertEventForSubscribers(tx, { ...values, typeList: JSON.stringify([input.type]) });
-    const row = rows[0]!.event;
-    const endpoints = rows.flatMap((r) => (r.endpointId ? [{ id: r.endpointId }] : []));
-    for (const endpoint of endpoints) {
-      const deliveryId = `whd_${randomBase62(20)}`;
-      await tx.insert(webhookDeliveries).values({
-        id: deliveryId,
-        eventId: row.id,
-        endpointId: endpoint.id,
-        nextAttemptAt: now,
-        createdAt: now,
-        updatedAt: now,
-      });
-      await queue.enqueue(tx, {
-        kind: WEBHOOK_DELIVER_JOB,
-        payload: { deliveryId },
-        runAt: now,
-        maxAttempts: DELIVERY_MAX_ATTEMPTS,
-        dedupeKey: `deliver:${deliveryId}`,
-      });
-    }
-    return row;
+    const values = prefixed('event.', eventValues(input, clock.now()));
+    const [row] = input.onlyEndpointId
+      ? await emitToEndpoint(tx, { ...values, endpointId: input.onlyEndpointId })
+      : await emitToSubscribers(tx, values);
+    return row!;
   }
 
   /**
