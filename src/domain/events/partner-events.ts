@@ -2,7 +2,7 @@ import { and, eq, lt } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
 import { accounts, esims, type orders } from '../../db/schema/index.js';
 import { centsToUsd } from '../../lib/money.js';
-import { livemodeOf, type EventOutbox } from './outbox.js';
+import { livemodeOf, type EmitEventInput, type EventOutbox } from './outbox.js';
 import { presentPartnerEsim, presentPartnerOrder, presentPartnerWallet } from './partner-objects.js';
 
 type OrderRow = typeof orders.$inferSelect;
@@ -40,15 +40,22 @@ export function createPartnerEvents(deps: { outbox: EventOutbox; publicBaseUrl: 
     return presentPartnerOrder(order, orderEsims, publicBaseUrl, true);
   }
 
+  function orderCompletedEvent(order: OrderRow, orderEsims: EsimRow[]): EmitEventInput {
+    return {
+      accountId: order.accountId,
+      type: 'order.completed',
+      livemode: livemodeOf(order),
+      data: orderData(order, orderEsims),
+    };
+  }
+
   return {
     async orderCompleted(tx: Tx, order: OrderRow, orderEsims: EsimRow[]): Promise<void> {
-      await outbox.emitEvent(tx, {
-        accountId: order.accountId,
-        type: 'order.completed',
-        livemode: livemodeOf(order),
-        data: orderData(order, orderEsims),
-      });
+      await outbox.emitEvent(tx, orderCompletedEvent(order, orderEsims));
     },
+
+    /** The event `orderCompleted` emits, for a completion that writes it in its own statement. */
+    orderCompletedEvent,
 
     /** Charged, no eSIM yet, retries running. */
     async orderFulfillmentFailed(tx: Tx, order: OrderRow): Promise<void> {

@@ -3,7 +3,7 @@ import QRCode from 'qrcode';
 import type { Db, Tx } from '../../db/client.js';
 import { accounts, esims, orders, payments, plans, walletTransactions } from '../../db/schema/index.js';
 import type { JobHandler } from '../../jobs/worker.js';
-import type { JobQueue } from '../../jobs/queue.js';
+import type { EnqueueOptions, JobQueue } from '../../jobs/queue.js';
 import { planTitle } from '../catalog/plan-names.js';
 import { iosInstallUrl, qrCodeUrl } from '../orders/esim-links.js';
 import type { Mailer } from './mailer.js';
@@ -30,6 +30,8 @@ export const RECEIPT_JOBS = {
  */
 export interface ReceiptScheduler {
   orderCompleted(tx: Tx, order: { id: string; channel: 'mobile' | 'partner' }): Promise<void>;
+  /** The job `orderCompleted` enqueues, for a completion written in one statement; none: no mail. */
+  orderCompletedJob(order: { id: string; channel: 'mobile' | 'partner' }): EnqueueOptions | undefined;
   topUpCredited(tx: Tx, payment: { id: string; purpose: 'topup' | 'order' }): Promise<void>;
 }
 
@@ -48,14 +50,18 @@ export function createReceipts(deps: ReceiptDeps) {
 
   const scheduler: ReceiptScheduler = {
     async orderCompleted(tx, order) {
+      const job = scheduler.orderCompletedJob(order);
+      if (job) await deps.queue.enqueue(tx, job);
+    },
+    orderCompletedJob(order) {
       // Partner orders are for the partner's own customers, not the account holder (docs/orders.md).
-      if (order.channel !== 'mobile') return;
-      await deps.queue.enqueue(tx, {
+      if (order.channel !== 'mobile') return undefined;
+      return {
         kind: RECEIPT_JOBS.order,
         payload: { orderId: order.id },
         maxAttempts: MAX_ATTEMPTS,
         dedupeKey: `${RECEIPT_JOBS.order}:${order.id}`,
-      });
+      };
     },
     async topUpCredited(tx, payment) {
       if (payment.purpose !== 'topup') return;

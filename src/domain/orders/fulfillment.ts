@@ -1,9 +1,11 @@
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { placeholderAs, reusable, rowValues, type InsertRow } from '../../db/reusable.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { placeholderAs, prefixed, reusable, rowValues, type InsertRow } from '../../db/reusable.js';
+import { eventValues, outboxCtes } from '../events/outbox.js';
 import { esims, fulfillmentAttempts, orders, plans } from '../../db/schema/index.js';
 import { randomToken } from '../../lib/crypto.js';
-import { settlePendingJob } from '../../jobs/queue.js';
+import { insertJobFrom, jobRow, settlePendingJob } from '../../jobs/queue.js';
 import { newId } from '../../lib/ids.js';
 import { EsimProviderError, type ProviderProfile } from '../../providers/esim/types.js';
 import { AppError } from '../errors.js';
@@ -81,31 +83,40 @@ const completeOrderRow = reusable((db) => {
 });
 
 /**
- * An order's completion with its `count` new eSIM rows (placeholders `<i>.<column>`), stored only
- * if the order completed here: one statement, built once per count. A row per stored eSIM, each
- * with the completed order; one row with no eSIM when every profile was already stored.
+ * The eSIM rows of a completion (`stored`, placeholders `<i>.<column>`), inserted only if the
+ * order completed in this statement (`done`). `onConflict`: a profile already stored is skipped;
+ * without it, it fails the whole statement.
+ */
+function storedCte(db: DbOrTx, count: number, onConflict: boolean) {
+  const columns = sql.join(
+    ESIM_COLUMNS.map((c) => sql.identifier(esims[c].name)),
+    sql`, `,
+  );
+  // VALUES take no type from the insert's columns: each value is cast to its column's type.
+  const rows = Array.from(
+    { length: count },
+    (_, i) =>
+      sql`(${sql.join(
+        ESIM_COLUMNS.map((c) => sql`${sql.placeholder(`${i}.${c}`)}::${sql.raw(esims[c].getSQLType())}`),
+        sql`, `,
+      )})`,
+  );
+  return db.$with('stored', getTableColumns(esims)).as(
+    sql`insert into ${esims} (${columns})
+      select * from (values ${sql.join(rows, sql`, `)}) as v where exists (select 1 from done)
+      ${onConflict ? sql`on conflict (provider_ref) do nothing` : sql``} returning *`,
+  );
+}
+
+/**
+ * An order's completion with its `count` new eSIM rows, in the caller's transaction. A row per
+ * stored eSIM, each with the completed order; one row with no eSIM when every profile was
+ * already stored; none when the order did not complete here.
  */
 function buildCompleteWithEsims(count: number) {
   return reusable((db) => {
     const ctes = completingCtes(db);
-    const columns = sql.join(
-      ESIM_COLUMNS.map((c) => sql.identifier(esims[c].name)),
-      sql`, `,
-    );
-    // VALUES take no type from the insert's columns: each value is cast to its column's type.
-    const rows = Array.from(
-      { length: count },
-      (_, i) =>
-        sql`(${sql.join(
-          ESIM_COLUMNS.map((c) => sql`${sql.placeholder(`${i}.${c}`)}::${sql.raw(esims[c].getSQLType())}`),
-          sql`, `,
-        )})`,
-    );
-    const stored$ = db.$with('stored', getTableColumns(esims)).as(
-      sql`insert into ${esims} (${columns})
-        select * from (values ${sql.join(rows, sql`, `)}) as v where exists (select 1 from done)
-        on conflict (provider_ref) do nothing returning *`,
-    );
+    const stored$ = storedCte(db, count, true);
     return db
       .with(...ctes, stored$)
       .select()
@@ -113,12 +124,44 @@ function buildCompleteWithEsims(count: number) {
       .leftJoin(stored$, sql`true`);
   });
 }
-const completeWithEsims = new Map<number, ReturnType<typeof buildCompleteWithEsims>>();
-function completeWithEsimsFor(count: number) {
-  let statement = completeWithEsims.get(count);
-  if (!statement) completeWithEsims.set(count, (statement = buildCompleteWithEsims(count)));
-  return statement;
+
+/**
+ * The usual completion in one statement and one commit, without a transaction around it: the
+ * order, its attempt, the settled job, the eSIM rows, and from `done` the order.completed event
+ * with its deliveries (outboxCtes, placeholders `event.<column>`) and the receipt job
+ * (placeholders `receipt.<column>`). A profile already stored fails it (nothing written): the
+ * completion then takes the transaction.
+ */
+function buildCompleteAtOnce(count: number, withEvent: boolean, withReceipt: boolean) {
+  return reusable((db) => {
+    const ctes = completingCtes(db);
+    const stored$ = storedCte(db, count, false);
+    const alongside = [
+      ...(withEvent ? outboxCtes(db, sql`from done`) : []),
+      ...(withReceipt ? [db.$with('receipt_job', {}).as(insertJobFrom('receipt.', sql`done`))] : []),
+    ];
+    return db
+      .with(...ctes, stored$, ...alongside)
+      .select()
+      .from(ctes[0])
+      .leftJoin(stored$, sql`true`);
+  });
 }
+
+/** Statements built once per shape: `key` → statement. */
+function builtPerShape<S>(build: (key: string) => S): (key: string) => S {
+  const built = new Map<string, S>();
+  return (key) => {
+    let statement = built.get(key);
+    if (!statement) built.set(key, (statement = build(key)));
+    return statement;
+  };
+}
+const completeWithEsimsFor = builtPerShape((count) => buildCompleteWithEsims(Number(count)));
+const completeAtOnceFor = builtPerShape((key) => {
+  const [count, event, receipt] = key.split(':');
+  return buildCompleteAtOnce(Number(count), event === 'event', receipt === 'receipt');
+});
 
 /**
  * One fulfillment attempt: provider call outside any transaction, then the result stored in one
@@ -209,23 +252,72 @@ export function createFulfillment(deps: OrderDeps) {
   }
 
   /**
-   * Stores the provider's result: one transaction, conditional on PROCESSING. Returns the
-   * completed order with its eSIMs, or null when a concurrent attempt or a refund won.
+   * The usual completion (not a top-up) in one statement: undefined when it wrote nothing because
+   * a profile was already stored (the caller takes the transaction), null when the order did not
+   * complete here (a concurrent attempt or a refund won).
+   */
+  async function completeAtOnce(
+    order: OrderRow,
+    profiles: ProviderProfile[],
+    completing: Record<string, unknown>,
+    now: Date,
+  ): Promise<{ order: OrderRow; esims: EsimRow[] } | null | undefined> {
+    const rows = profiles.map((p) => esimRowFor(order, p, now));
+    // The order and eSIMs as this statement writes them, for the event and the receipt: their
+    // presented fields are the placed order's, the completion's and the rows' (checked by tests
+    // against the order as read back).
+    const done: OrderRow = {
+      ...order,
+      status: 'COMPLETED',
+      completedAt: now,
+      updatedAt: now,
+      lastError: null,
+      fulfillmentAttempts: order.fulfillmentAttempts + 1,
+    };
+    const written = rows.map((r) => ({ ...r, usageThresholdNotified: 0 })).sort(byCreationThenId);
+    const event = deps.events?.orderCompletedEvent(done, written);
+    const receipt = deps.receipts?.orderCompletedJob(done);
+    try {
+      const result = await completeAtOnceFor(
+        `${rows.length}:${event ? 'event' : ''}:${receipt ? 'receipt' : ''}`,
+      )(db, {
+        ...completing,
+        ...rowValues(rows),
+        ...(event && prefixed('event.', eventValues(event, now))),
+        ...(receipt && prefixed('receipt.', jobRow(receipt, now))),
+      });
+      if (result.length === 0) return null;
+      const stored = result.flatMap((r) => (r.stored ? [r.stored] : []));
+      return { order: result[0]!.done, esims: stored.sort(byCreationThenId) };
+    } catch (err) {
+      if (isUniqueViolation(err)) return undefined;
+      throw err;
+    }
+  }
+
+  /**
+   * Stores the provider's result, conditional on PROCESSING: one statement in the usual case
+   * (completeAtOnce), else one transaction. Returns the completed order with its eSIMs, or null
+   * when a concurrent attempt or a refund won.
    */
   async function complete(
     order: OrderRow,
     profiles: ProviderProfile[],
     source: AttemptSource,
   ): Promise<{ order: OrderRow; esims: EsimRow[] } | null> {
+    const now = clock.now();
+    const completing = {
+      now,
+      orderId: order.id,
+      attemptId: newId('att'),
+      source,
+      jobKey: fulfillJobKey(order.id),
+    };
+    if (!order.topUpEsimId) {
+      const atOnce = await completeAtOnce(order, profiles, completing, now);
+      if (atOnce !== undefined) return atOnce;
+    }
     return db.transaction(async (tx) => {
-      const now = clock.now();
-      const completing = {
-        now,
-        orderId: order.id,
-        attemptId: newId('att'),
-        source,
-        jobKey: fulfillJobKey(order.id),
-      };
       let done: OrderRow;
       let stored: EsimRow[];
       if (order.topUpEsimId) {
@@ -248,7 +340,10 @@ export function createFulfillment(deps: OrderDeps) {
           .returning();
       } else {
         const rows = profiles.map((p) => esimRowFor(order, p, now));
-        const result = await completeWithEsimsFor(rows.length)(tx, { ...completing, ...rowValues(rows) });
+        const result = await completeWithEsimsFor(String(rows.length))(tx, {
+          ...completing,
+          ...rowValues(rows),
+        });
         // Lost a race: the statement stored nothing.
         if (result.length === 0) return null;
         done = result[0]!.done;

@@ -64,7 +64,7 @@ export interface OrderDeps {
   providers: { esim: EsimProvider; testEsim: EsimProvider };
   mailer: Mailer;
   /** Enqueues the receipt mail inside the completing transaction (sent after commit). */
-  receipts?: Pick<ReceiptScheduler, 'orderCompleted'>;
+  receipts?: Pick<ReceiptScheduler, 'orderCompleted' | 'orderCompletedJob'>;
   log: OrderLogger;
   /** Optional counters (GET /metrics). */
   metrics?: { fulfillmentFailed(source: string, retryable: boolean): void };

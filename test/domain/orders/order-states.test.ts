@@ -1,8 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { esims, sandboxEsimProfiles, walletTransactions } from '../../../src/db/schema/index.js';
+import {
+  esims,
+  fulfillmentAttempts,
+  sandboxEsimProfiles,
+  walletTransactions,
+} from '../../../src/db/schema/index.js';
 import type { AppError } from '../../../src/domain/errors.js';
-import { EsimProviderError } from '../../../src/providers/esim/types.js';
+import { EsimProviderError, type ProviderProfile } from '../../../src/providers/esim/types.js';
 import { pickPlan } from '../../helpers/catalog.js';
 import { buildTestContainer, type TestContainer } from '../../helpers/container.js';
 import { balanceOf, createUser } from '../../helpers/factories.js';
@@ -20,6 +25,8 @@ describe('order state transitions', () => {
   let issueCalls = 0;
   /** Runs while the provider issues, before it answers (a concurrent refund, say). */
   let duringIssue: (() => Promise<unknown>) | undefined;
+  /** Replaces what the provider answers (a provider repeating a profile, say). */
+  let answer: ((issued: ProviderProfile[]) => ProviderProfile[]) | undefined;
   const cancelled: string[] = [];
 
   beforeAll(async () => {
@@ -31,7 +38,7 @@ describe('order state transitions', () => {
           if (!providerUp) throw new EsimProviderError('unavailable', 'provider down (test)', true);
           const issued = await sandbox.issueProfiles(request);
           await duringIssue?.();
-          return issued;
+          return answer ? answer(issued) : issued;
         },
         cancelProfile: async (ref) => {
           cancelled.push(ref);
@@ -116,6 +123,36 @@ describe('order state transitions', () => {
       .where(eq(sandboxEsimProfiles.orderRef, orderId));
     expect(cancelled).toContain(profile!.esimTranNo);
     expect(await balanceOf(c.container, user.id)).toBe(price);
+    await expectLedgerInvariant(c.container);
+  });
+
+  it('a provider repeating a stored profile: the one-statement completion writes nothing, the transaction completes the order once', async () => {
+    providerUp = true;
+    const first = await c.container.orders.placeOrder({
+      accountId: (await createUser(c.container, { balanceCents: price })).id,
+      channel: 'partner',
+      planId,
+      quantity: 1,
+      paymentMethod: 'wallet',
+    });
+    const repeated = first.esims[0]!;
+    const { orderId } = await processingOrder();
+    providerUp = true;
+    answer = (issued) => [{ ...issued[0]!, providerRef: repeated.providerRef }, ...issued.slice(1)];
+    try {
+      const result = await c.container.orders.fulfillment.attempt(orderId, 'job');
+      expect(result).toMatchObject({ ok: true, order: { status: 'COMPLETED', fulfillmentAttempts: 2 } });
+    } finally {
+      answer = undefined;
+    }
+    const attempts = await c.container.db
+      .select()
+      .from(fulfillmentAttempts)
+      .where(eq(fulfillmentAttempts.orderId, orderId));
+    expect(attempts.map((a) => a.outcome).sort()).toEqual(['failure', 'success']);
+    // The earlier order's eSIM is untouched.
+    const [still] = await c.container.db.select().from(esims).where(eq(esims.id, repeated.id));
+    expect(still!.orderId).toBe(first.order.id);
     await expectLedgerInvariant(c.container);
   });
 });
