@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, lte, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
-import { placeholders, reusable, type InsertRow } from '../db/reusable.js';
+import { placeholderAs, placeholders, reusable, type InsertRow } from '../db/reusable.js';
 import { jobs } from '../db/schema/index.js';
 import type { Clock } from '../lib/clock.js';
 
@@ -124,6 +124,41 @@ export function enqueueWhere(options: EnqueueOptions, now: Date, onlyIf: SQL): S
 /** Several times per order: built once. */
 const insertJob = reusable((db) => insertJobStatement(db));
 
+/**
+ * Claims up to `limit` due jobs (pending and due, or running with a lease run out) for
+ * `workerId`, oldest due first, in one statement: the due rows are locked with SKIP LOCKED, so
+ * many workers scan the same rows without waiting on each other and each row goes to exactly one
+ * of them; the UPDATE marks them running under a lease. Built once (src/db/reusable.ts).
+ */
+const claimDue = reusable((db) => {
+  const now = placeholderAs<Date>('now');
+  const due$ = db.$with('due').as(
+    db
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(
+        or(
+          and(sql`${jobs.status} = 'pending'`, lte(jobs.runAt, now)),
+          and(sql`${jobs.status} = 'running'`, lte(jobs.lockedUntil, now)),
+        ),
+      )
+      .orderBy(asc(jobs.runAt), asc(jobs.id))
+      .limit(placeholderAs<number>('limit'))
+      .for('update', { skipLocked: true }),
+  );
+  return db
+    .with(due$)
+    .update(jobs)
+    .set({
+      status: 'running',
+      lockedBy: placeholderAs<string>('workerId'),
+      lockedUntil: placeholderAs<Date>('lockedUntil'),
+      updatedAt: now,
+    })
+    .where(inArray(jobs.id, db.select({ id: due$.id }).from(due$)))
+    .returning();
+});
+
 export function createJobQueue(deps: { db: Db; clock: Clock }): JobQueue {
   const { db, clock } = deps;
   return {
@@ -133,39 +168,13 @@ export function createJobQueue(deps: { db: Db; clock: Clock }): JobQueue {
 
     async claim(workerId, limit) {
       const now = clock.now();
-      // SKIP LOCKED lets many workers scan the same due rows without waiting on each other;
-      // each row is handed to exactly one of them.
-      return db.transaction(async (tx) => {
-        const due = await tx
-          .select({ id: jobs.id })
-          .from(jobs)
-          .where(
-            or(
-              and(eq(jobs.status, 'pending'), lte(jobs.runAt, now)),
-              and(eq(jobs.status, 'running'), lte(jobs.lockedUntil, now)),
-            ),
-          )
-          .orderBy(asc(jobs.runAt), asc(jobs.id))
-          .limit(limit)
-          .for('update', { skipLocked: true });
-        if (due.length === 0) return [];
-        const claimed = await tx
-          .update(jobs)
-          .set({
-            status: 'running',
-            lockedBy: workerId,
-            lockedUntil: new Date(now.getTime() + LEASE_MS),
-            updatedAt: now,
-          })
-          .where(
-            inArray(
-              jobs.id,
-              due.map((d) => d.id),
-            ),
-          )
-          .returning();
-        return claimed.sort((a, b) => a.runAt.getTime() - b.runAt.getTime() || a.id - b.id);
+      const claimed = await claimDue(db, {
+        now,
+        limit,
+        workerId,
+        lockedUntil: new Date(now.getTime() + LEASE_MS),
       });
+      return claimed.sort((a, b) => a.runAt.getTime() - b.runAt.getTime() || a.id - b.id);
     },
 
     async complete(job) {
