@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.js';
 import { idempotencyKeys } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
@@ -76,6 +76,36 @@ const BOUND = '$bound';
 function boundOf(body: unknown): BoundResult | null {
   if (typeof body !== 'object' || body === null || !(BOUND in body)) return null;
   return (body as Record<string, BoundResult>)[BOUND] ?? null;
+}
+
+/**
+ * A claim bound from the operation's own statement, for one written without a transaction
+ * (placeholders `claim.accountId`, `claim.scope`, `claim.key`, `claim.claimedAt`; bind them with
+ * `prefixed('claim.', claimValues(claim))`):
+ * - `heldClaim`: a SELECT that locks the key's row while it is still this claim (FOR UPDATE): the
+ *   statement must write only if it returned a row. A retry taking the claim over waits for the
+ *   statement to end, and one that got there first leaves no row here (the claim moved on);
+ * - `bindOrder(source)`: records `{ orderId: <source>.id }` as `bind` does, for each row of the
+ *   CTE `source`.
+ */
+export const claimWithin = {
+  heldClaim: () => sql`select 1 from ${idempotencyKeys} where ${claimMatches()} for update`,
+  bindOrder: (source: SQL) =>
+    sql`update ${idempotencyKeys}
+      set response_body = jsonb_build_object(${sql.raw(`'${BOUND}'`)}, jsonb_build_object('orderId', ${source}.id))
+      from ${source} where ${claimMatches()}`,
+};
+
+function claimMatches(): SQL {
+  const p = (name: keyof IdempotencyClaim) => sql.placeholder(`claim.${name}`);
+  return sql`${idempotencyKeys.accountId} = ${p('accountId')}::text and ${idempotencyKeys.scope} = ${p('scope')}::text
+    and ${idempotencyKeys.key} = ${p('key')}::text and ${idempotencyKeys.status} = 'in_progress'
+    and ${idempotencyKeys.createdAt} = ${p('claimedAt')}::timestamptz`;
+}
+
+/** The values of `claimWithin`'s placeholders. */
+export function claimValues(claim: IdempotencyClaim): Record<string, unknown> {
+  return { accountId: claim.accountId, scope: claim.scope, key: claim.key, claimedAt: claim.claimedAt };
 }
 
 export interface IdempotencyStoreDeps {

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, getTableColumns, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { purchaseValues, purchaseWithin } from '../wallet/postings.js';
+import { claimValues, claimWithin, type IdempotencyClaim } from '../idempotency/store.js';
 import { keysetAfter, type KeyValue } from '../../db/keyset.js';
 import { placeholders, prefixed, reusable, type InsertRow } from '../../db/reusable.js';
 import { insertJobFrom, jobRow } from '../../jobs/queue.js';
@@ -39,8 +40,12 @@ export interface PlaceOrderInput {
    * sandbox provider, invisible to live reads. Default true.
    */
   livemode?: boolean;
-  /** Runs inside the placing transaction (Idempotency-Key binds the order to its key here). */
-  onPlaced?: (tx: Tx, order: OrderRow) => Promise<void>;
+  /**
+   * The request's Idempotency-Key claim. The order is bound to it where the order is written: by
+   * the order's own statement (one-statement path) or by `bind` inside the placing transaction;
+   * a retry taking the claim over then recovers the order instead of placing another.
+   */
+  idempotency?: { claim: IdempotencyClaim; bind: (tx: Tx, order: OrderRow) => Promise<void> };
 }
 
 export interface PlacedOrder {
@@ -113,17 +118,32 @@ const insertWalletOrder = reusable((db) => {
  * the order takes the general path (the balance is short, a low-balance alert is due, or the plan
  * changed). One variant per wallet (live, test).
  */
-function buildPlaceAtOnce(livemode: boolean) {
+function buildPlaceAtOnce(livemode: boolean, keyed: boolean) {
   return reusable((db) => {
-    const { moved, posted } = purchaseWithin(livemode, soldAsSeen('plan.'));
+    // With an Idempotency-Key: only while the claim is still this request's (its row locked until
+    // the statement ends), and the order bound to it (placeholders `claim.<field>`).
+    const held$ = keyed ? [db.$with('held_claim', {}).as(claimWithin.heldClaim())] : [];
+    const onlyIf = keyed
+      ? sql`${soldAsSeen('plan.')} and exists (select 1 from held_claim)`
+      : soldAsSeen('plan.');
+    const { moved, posted } = purchaseWithin(livemode, onlyIf);
     const moved$ = db.$with('moved', {}).as(moved);
     const placed$ = insertOrderSelect(db, sql`from moved`);
     const job$ = db.$with('fulfillment_job', {}).as(insertJobFrom('job.', sql`placed`));
     const posted$ = db.$with('posted', {}).as(posted);
-    return db.with(moved$, placed$, job$, posted$).select().from(placed$);
+    const bound$ = keyed ? [db.$with('bound_claim', {}).as(claimWithin.bindOrder(sql`placed`))] : [];
+    return db
+      .with(...held$, moved$, placed$, job$, posted$, ...bound$)
+      .select()
+      .from(placed$);
   });
 }
-const placeAtOnce = { live: buildPlaceAtOnce(true), test: buildPlaceAtOnce(false) };
+const placeAtOnce = {
+  live: buildPlaceAtOnce(true, false),
+  test: buildPlaceAtOnce(false, false),
+  liveKeyed: buildPlaceAtOnce(true, true),
+  testKeyed: buildPlaceAtOnce(false, true),
+};
 
 /**
  * The order core shared by Mobile checkout and Partner orders. The charge, the order row and its
@@ -204,19 +224,23 @@ export function createOrderService(deps: OrderDeps) {
   }
 
   /**
-   * The usual wallet order (a plan seen before, not a top-up, no Idempotency-Key to bind) in one
-   * statement and one commit; undefined when it has to take the transaction (nothing written).
+   * The usual wallet order (a plan seen before, not a top-up; an Idempotency-Key bound by the same
+   * statement) in one statement and one commit; undefined when it has to take the transaction
+   * (nothing written).
    */
   async function placeAtOnceIfUsual(
     input: PlaceOrderInput,
   ): Promise<{ order: OrderRow; plan: SellablePlanLike } | undefined> {
     const plan = plansSeen.get(input.planId);
-    if (!plan || plan.isTopUp || input.topUpIccid || input.onPlaced) return undefined;
+    if (!plan || plan.isTopUp || input.topUpIccid) return undefined;
     const now = clock.now();
     const row = orderRow(input, plan, null, now);
-    const [order] = await placeAtOnce[row.livemode ? 'live' : 'test'](db, {
+    const claim = input.idempotency?.claim;
+    const statement = placeAtOnce[`${row.livemode ? 'live' : 'test'}${claim ? 'Keyed' : ''}` as const];
+    const [order] = await statement(db, {
       ...walletOrderValues(row, plan, now),
       ...prefixed('ledger.', purchaseValues(row, now)),
+      ...(claim && prefixed('claim.', claimValues(claim))),
     });
     return order && { order, plan };
   }
@@ -268,7 +292,7 @@ export function createOrderService(deps: OrderDeps) {
             dedupeKey: `expire:${order!.id}`,
           });
         }
-        await input.onPlaced?.(tx, order!);
+        await input.idempotency?.bind(tx, order!);
         return { order: order!, plan };
       }
     });

@@ -110,7 +110,9 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
         paymentMethod: body.paymentMethod,
         successUrl: body.successUrl,
         cancelUrl: body.cancelUrl,
-        onPlaced: held ? (tx, order) => held.bind(tx, { orderId: order.id }) : undefined,
+        idempotency: held
+          ? { claim: held.claim, bind: (tx, order) => held.bind(tx, { orderId: order.id }) }
+          : undefined,
       });
       return checkoutResponse(placed);
     },

@@ -54,12 +54,13 @@ export interface IdempotencyRouteOptions {
 
 /** Set on a request holding a claim. */
 export interface RequestIdempotency {
+  /** The claim held, for an operation that binds it in its own statement (claimWithin). */
+  claim: IdempotencyClaim;
   /** Records what the request committed, inside that transaction (throws if the claim was lost). */
   bind(tx: Tx, bound: BoundResult): Promise<void>;
 }
 
 interface HeldClaim extends RequestIdempotency {
-  claim: IdempotencyClaim;
   settled: boolean;
 }
 

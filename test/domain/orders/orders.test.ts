@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   accounts,
   esims,
+  idempotencyKeys,
   jobs,
   orders,
   plans,
@@ -10,6 +11,7 @@ import {
   walletTransactions,
 } from '../../../src/db/schema/index.js';
 import { postAdjustment } from '../../../src/domain/wallet/postings.js';
+import { createIdempotencyStore, type IdempotencyClaim } from '../../../src/domain/idempotency/store.js';
 import { expectLedgerInvariant } from '../../helpers/ledger.js';
 import type { AppError } from '../../../src/domain/errors.js';
 import { ESIM_REFRESH_INTERVAL_MS } from '../../../src/domain/orders/order-jobs.js';
@@ -148,6 +150,53 @@ describe('order service', () => {
     expect(test.order).toMatchObject({ status: 'COMPLETED', livemode: false });
     const [account] = await t.container.db.select().from(accounts).where(eq(accounts.id, user.id));
     expect(account).toMatchObject({ walletBalanceCents: 0, testWalletBalanceCents: 0 });
+    await expectLedgerInvariant(t.container);
+  });
+
+  it('an order with an Idempotency-Key claim binds the order in its statement; a claim taken over places nothing', async () => {
+    const plan = await pickPlan(t.container);
+    const price = plan.effectivePriceCents;
+    const store = createIdempotencyStore({ db: t.container.db, clock: t.clock });
+    const user = await createUser(t.container, { balanceCents: 3 * price });
+    const place = (claim: IdempotencyClaim) =>
+      t.container.orders.placeOrder({
+        accountId: user.id,
+        channel: 'partner',
+        planId: plan.id,
+        quantity: 1,
+        paymentMethod: 'wallet',
+        idempotency: { claim, bind: (tx, order) => store.bind(tx, claim, { orderId: order.id }) },
+      });
+    const acquire = async (key: string) => {
+      const acquired = await store.acquire({ accountId: user.id, scope: 'test.orders', key }, { key });
+      expect(acquired.kind).toBe('run');
+      return (acquired as { claim: IdempotencyClaim }).claim;
+    };
+    const rowOf = async (key: string) =>
+      (
+        await t.container.db
+          .select()
+          .from(idempotencyKeys)
+          .where(and(eq(idempotencyKeys.accountId, user.id), eq(idempotencyKeys.key, key)))
+      )[0]!;
+    await place(await acquire('seen')); // the plan is seen from here on
+    const claim = await acquire('k1');
+    const placed = await place(claim);
+    expect((await rowOf('k1')).responseBody).toEqual({ $bound: { orderId: placed.order.id } });
+
+    // A retry took the claim over (its process was thought dead): this attempt must place nothing.
+    const stale = await acquire('k2');
+    await t.container.db
+      .update(idempotencyKeys)
+      .set({ createdAt: new Date(stale.claimedAt.getTime() + 1) })
+      .where(and(eq(idempotencyKeys.accountId, user.id), eq(idempotencyKeys.key, 'k2')));
+    const before = await t.container.db.select().from(orders).where(eq(orders.accountId, user.id));
+    await expect(place(stale)).rejects.toThrow(/taken over/);
+    expect(await t.container.db.select().from(orders).where(eq(orders.accountId, user.id))).toHaveLength(
+      before.length,
+    );
+    expect(await balanceOf(t.container, user.id)).toBe(price);
+    expect((await rowOf('k2')).responseBody).toBeNull();
     await expectLedgerInvariant(t.container);
   });
 
