@@ -1,11 +1,11 @@
 import { and, asc, desc, eq, getTableColumns, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { purchaseValues, purchaseWithin } from '../wallet/postings.js';
-import { claimValues, claimWithin, type IdempotencyClaim } from '../idempotency/store.js';
 import { keysetAfter, type KeyValue } from '../../db/keyset.js';
 import { placeholders, prefixed, reusable, type InsertRow } from '../../db/reusable.js';
 import { insertJobFrom, jobRow } from '../../jobs/queue.js';
 import { planAsSeen, soldAsSeen } from '../catalog/sellable.js';
+import { claimValues, claimWithin, type IdempotencyClaim } from '../idempotency/store.js';
+import { purchaseValues, purchaseWithin } from '../wallet/postings.js';
 import { esims, orders } from '../../db/schema/index.js';
 import { newId } from '../../lib/ids.js';
 import { AppError } from '../errors.js';
@@ -147,7 +147,8 @@ const placeAtOnce = {
 
 /**
  * The order core shared by Mobile checkout and Partner orders. The charge, the order row and its
- * fulfillment job are written in one transaction; the provider is called after commit.
+ * fulfillment job are written together: in one statement for the usual wallet order
+ * (placeAtOnceIfUsual), else in one transaction; the provider is called after commit.
  */
 export function createOrderService(deps: OrderDeps) {
   const { db, clock, queue } = deps;
