@@ -107,20 +107,6 @@ export function insertJobFrom(prefix: string, source: SQL): SQL {
   return sql`insert into ${jobs} (${jobColumnList}) select ${values} from ${source} on conflict do nothing`;
 }
 
-/**
- * The insert of one job as a fragment of another statement, written only where `onlyIf` holds
- * there. Values bound now (the statement is built per call).
- */
-export function enqueueWhere(options: EnqueueOptions, now: Date, onlyIf: SQL): SQL {
-  const row = jobRow(options, now);
-  return sql`insert into ${jobs} (${jobColumnList})
-    select ${row.kind}::text, ${JSON.stringify(row.payload)}::jsonb, ${row.runAt.toISOString()}::timestamptz,
-      ${row.maxAttempts}::int, ${row.dedupeKey}::text, ${row.createdAt.toISOString()}::timestamptz,
-      ${row.updatedAt.toISOString()}::timestamptz
-    where ${onlyIf}
-    on conflict do nothing`;
-}
-
 /** Several times per order: built once. */
 const insertJob = reusable((db) => insertJobStatement(db));
 

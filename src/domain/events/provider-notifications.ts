@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { desc, eq, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.js';
 import { esims, orders, providerNotifications } from '../../db/schema/index.js';
-import { enqueueWhere, type JobQueue } from '../../jobs/queue.js';
+import { prefixed } from '../../db/reusable.js';
+import { insertJobFrom, jobRow, type JobQueue } from '../../jobs/queue.js';
 import type { JobHandlers } from '../../jobs/worker.js';
 import type { Clock } from '../../lib/clock.js';
 import { randomBase62 } from '../../lib/crypto.js';
@@ -226,12 +227,14 @@ export function createProviderNotifications(deps: {
   }
 
   /**
-   * The same job as a fragment of the sandbox's own statement, written only where `onlyIf` holds
-   * there: the profiles and their ORDER_STATUS notification in one round trip.
+   * The same job as a CTE of the sandbox's own statement (placeholders `notify.<column>`): the
+   * profiles and their ORDER_STATUS notification in one round trip.
    */
-  function sandboxNotifyWithin(onlyIf: SQL, ...notifications: EsimAccessNotification[]): SQL {
-    return enqueueWhere({ kind: SANDBOX_NOTIFY_JOB, payload: { notifications } }, clock.now(), onlyIf);
-  }
+  const sandboxNotifyWithin = {
+    cte: (source: SQL) => insertJobFrom('notify.', source),
+    values: (...notifications: EsimAccessNotification[]) =>
+      prefixed('notify.', jobRow({ kind: SANDBOX_NOTIFY_JOB, payload: { notifications } }, clock.now())),
+  };
 
   return { apply, registerJobs, sandboxNotify, sandboxNotifyWithin };
 }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { and, asc, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
+import { reusable, rowValues } from '../../../db/reusable.js';
 import { sandboxEsimProfiles, sandboxSettings } from '../../../db/schema/index.js';
 import type { Clock } from '../../../lib/clock.js';
 import {
@@ -35,10 +36,79 @@ export interface SandboxNotification {
 export type SandboxNotify = (...notifications: SandboxNotification[]) => Promise<void>;
 
 /**
- * The same sending as a fragment of one of the sandbox's own statements (a data-modifying CTE),
- * sent only where `onlyIf` holds there: the change and its webhook in one round trip.
+ * The same sending as a data-modifying CTE of one of the sandbox's own statements, built once
+ * (src/db/reusable.ts): `cte(source)` sends once per row of `source` (a CTE of that statement),
+ * with the placeholders `values(...)` binds. The change and its webhook in one round trip.
  */
-export type SandboxNotifyWithin = (onlyIf: SQL, ...notifications: SandboxNotification[]) => SQL;
+export interface SandboxNotifyWithin {
+  cte(source: SQL): SQL;
+  values(...notifications: SandboxNotification[]): Record<string, unknown>;
+}
+
+/** The columns the issue statement writes (the others take their defaults). */
+const ISSUED_COLUMNS = [
+  'esimTranNo',
+  'orderRef',
+  'packageCode',
+  'iccid',
+  'smdpAddress',
+  'matchingId',
+  'status',
+  'totalMb',
+  'durationDays',
+  'createdAt',
+  'expiresAt',
+] as const satisfies ReadonlyArray<keyof typeof sandboxEsimProfiles.$inferInsert>;
+
+/**
+ * One round trip: does the order have profiles already (a repeated call); if not, is a fault
+ * injected (consumed here; a repeated call never consumes one); if neither, the `count` profiles
+ * are inserted (placeholders `<i>.<column>`) and, with `notify`, their ORDER_STATUS sent.
+ * Placeholders orderId, faultSetting. Built once per shape (src/db/reusable.ts).
+ */
+function buildIssueStatement(count: number, notify: SandboxNotifyWithin | undefined) {
+  return reusable((db) => {
+    const p = (name: string) => sql.placeholder(name);
+    const columns = sql.join(
+      ISSUED_COLUMNS.map((c) => sql.identifier(sandboxEsimProfiles[c].name)),
+      sql`, `,
+    );
+    const rows = Array.from(
+      { length: count },
+      (_, i) =>
+        sql`(${sql.join(
+          ISSUED_COLUMNS.map((c) => sql`${p(`${i}.${c}`)}::${sql.raw(sandboxEsimProfiles[c].getSQLType())}`),
+          sql`, `,
+        )})`,
+    );
+    const existing$ = db
+      .$with('existing', {})
+      .as(sql`select count(*)::int as n from ${sandboxEsimProfiles} where order_ref = ${p('orderId')}::text`);
+    const fault$ = db.$with('fault', {}).as(
+      sql`update ${sandboxSettings} set value = value - 1
+        where name = ${p('faultSetting')}::text and value > 0 and (select n from existing) = 0
+        returning 1`,
+    );
+    const inserted$ = db.$with('inserted', {}).as(
+      sql`insert into ${sandboxEsimProfiles} (${columns})
+        select * from (values ${sql.join(rows, sql`, `)}) as v
+        where (select n from existing) = 0 and not exists (select 1 from fault)
+        on conflict do nothing
+        returning 1`,
+    );
+    const notified$ = notify
+      ? [db.$with('notified', {}).as(notify.cte(sql`(select 1 from inserted limit 1) as allocated`))]
+      : [];
+    return db
+      .with(existing$, fault$, inserted$, ...notified$)
+      .select({
+        existing: sql<number>`(select n from existing)`.mapWith(Number),
+        fault: sql<boolean>`exists (select 1 from fault)`,
+        inserted: sql<number>`(select count(*)::int from inserted)`.mapWith(Number),
+      })
+      .from(sql`(select 1) as one`);
+  });
+}
 
 const MB = 1_048_576;
 
@@ -142,6 +212,13 @@ export function createSandboxProfiles(deps: {
 }): Omit<EsimProvider, 'name' | 'listPackages'> {
   const { db, clock } = deps;
   const faultSetting = deps.faultSetting ?? FAIL_NEXT;
+  const issueStatements = new Map<string, ReturnType<typeof buildIssueStatement>>();
+  const issueStatement = (count: number, notify: SandboxNotifyWithin | undefined) => {
+    const key = `${count}:${notify ? 'notify' : ''}`;
+    let statement = issueStatements.get(key);
+    if (!statement) issueStatements.set(key, (statement = buildIssueStatement(count, notify)));
+    return statement;
+  };
 
   async function byOrder(orderId: string): Promise<ProfileRow[]> {
     return db
@@ -207,19 +284,6 @@ export function createSandboxProfiles(deps: {
         expiresAt: new Date(now.getTime() + INSTALL_WINDOW_DAYS * DAY_MS),
         topUpOrders: [],
       }));
-      // One round trip: does the order have profiles already (a repeated call); if not, is a
-      // fault injected (consumed here; a repeated call never consumes one); if neither, the
-      // profiles are inserted. The columns not listed take their defaults, as in `rows`.
-      const values = sql.join(
-        rows.map(
-          (r) =>
-            sql`(${r.esimTranNo}::text, ${r.orderRef}::text, ${r.packageCode}::text, ${r.iccid}::text,
-              ${r.smdpAddress}::text, ${r.matchingId}::text, ${r.status}::text, ${r.totalMb}::int,
-              ${r.durationDays}::int, ${r.createdAt.toISOString()}::timestamptz,
-              ${r.expiresAt!.toISOString()}::timestamptz)`,
-        ),
-        sql`, `,
-      );
       // Like eSIM Access: ORDER_STATUS GOT_RESOURCE once the order's profiles are allocated.
       const allocated = notification('ORDER_STATUS', now, {
         orderNo: orderId,
@@ -227,34 +291,16 @@ export function createSandboxProfiles(deps: {
         orderStatus: 'GOT_RESOURCE',
       });
       const notifyWithin = deps.notify && deps.notifyWithin;
-      const notified = notifyWithin
-        ? sql`, notified as (${notifyWithin(sql`exists (select 1 from inserted)`, allocated)})`
-        : sql``;
-      const [state] = (
-        (await db.execute(sql`
-          with existing as (
-            select count(*)::int as n from ${sandboxEsimProfiles} where ${sandboxEsimProfiles.orderRef} = ${orderId}
-          ), fault as (
-            update ${sandboxSettings} set value = value - 1
-            where name = ${faultSetting} and value > 0 and (select n from existing) = 0
-            returning 1
-          ), inserted as (
-            insert into ${sandboxEsimProfiles} (esim_tran_no, order_ref, package_code, iccid, smdp_address,
-              matching_id, status, total_mb, duration_days, created_at, expires_at)
-            select * from (values ${values}) as v
-            where (select n from existing) = 0 and not exists (select 1 from fault)
-            on conflict do nothing
-            returning 1
-          )${notified}
-          select (select n from existing) as existing, exists (select 1 from fault) as fault,
-            (select count(*)::int from inserted) as inserted`)) as unknown as {
-          rows: Array<{ existing: number; fault: boolean; inserted: number }>;
-        }
-      ).rows;
-      if (Number(state!.existing) > 0) return (await byOrder(orderId)).map((r) => toProfile(r, now));
+      const [state] = await issueStatement(quantity, notifyWithin)(db, {
+        orderId,
+        faultSetting,
+        ...rowValues(rows),
+        ...(notifyWithin && notifyWithin.values(allocated)),
+      });
+      if (state!.existing > 0) return (await byOrder(orderId)).map((r) => toProfile(r, now));
       if (state!.fault)
         throw new EsimProviderError('unavailable', 'sandbox fault injected (failNext)', true, '900001');
-      const inserted = Number(state!.inserted);
+      const inserted = state!.inserted;
       if (inserted > 0 && !notifyWithin) await deps.notify?.(allocated);
       // All ours (the usual case): they are the rows written; else a concurrent call won, read its.
       const issued =
