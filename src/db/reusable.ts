@@ -1,4 +1,4 @@
-import { is, Param, Placeholder, sql } from 'drizzle-orm';
+import { getTableColumns, is, Param, Placeholder, sql, type SQL, type Table } from 'drizzle-orm';
 import type { DbOrTx } from './database.js';
 
 /**
@@ -104,3 +104,49 @@ export type InsertRow<
   T extends { $inferInsert: object },
   C extends ReadonlyArray<keyof T['$inferInsert']>,
 > = Required<Pick<T['$inferInsert'], C[number]>>;
+
+/** A table's columns by property name, for the helpers below. */
+function columnsOf(table: Table) {
+  return getTableColumns(table) as Record<string, { name: string; getSQLType(): string }>;
+}
+
+/** `"column_a", "column_b", …`: the named columns of `table`, for an insert written in SQL. */
+export function columnList<T extends Table>(table: T, columns: ReadonlyArray<keyof T['$inferInsert']>): SQL {
+  const all = columnsOf(table);
+  return sql.join(
+    columns.map((c) => sql.identifier(all[c as string]!.name)),
+    sql`, `,
+  );
+}
+
+/** The placeholders `prefix + column` of `columns`, comma-separated (an INSERT … SELECT's values). */
+export function placeholderList(columns: readonly string[], prefix = ''): SQL {
+  return sql.join(
+    columns.map((c) => sql.placeholder(`${prefix}${c}`)),
+    sql`, `,
+  );
+}
+
+/**
+ * `count` VALUES rows of the placeholders `<i>.<column>` (bind them with `rowValues`), each value
+ * cast to its column's type: a VALUES list takes no type from the columns it is inserted into.
+ */
+export function typedValueRows<T extends Table>(
+  table: T,
+  columns: ReadonlyArray<keyof T['$inferInsert']>,
+  count: number,
+): SQL {
+  const all = columnsOf(table);
+  const rows = Array.from(
+    { length: count },
+    (_, i) =>
+      sql`(${sql.join(
+        columns.map((c) => {
+          const column = all[c as string]!;
+          return sql`${sql.placeholder(`${i}.${String(c)}`)}::${sql.raw(column.getSQLType())}`;
+        }),
+        sql`, `,
+      )})`,
+  );
+  return sql.join(rows, sql`, `);
+}

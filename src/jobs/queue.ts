@@ -1,6 +1,13 @@
 import { and, asc, eq, inArray, lte, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
-import { placeholderAs, placeholders, reusable, type InsertRow } from '../db/reusable.js';
+import {
+  columnList,
+  placeholderAs,
+  placeholderList,
+  placeholders,
+  reusable,
+  type InsertRow,
+} from '../db/reusable.js';
 import { jobs } from '../db/schema/index.js';
 import type { Clock } from '../lib/clock.js';
 
@@ -88,23 +95,14 @@ export function insertJobStatement(db: DbOrTx, prefix = '') {
     .onConflictDoNothing();
 }
 
-/** The columns `jobRow` fills, for inserts written in SQL. */
-const jobColumnList = sql.join(
-  JOB_COLUMNS.map((c) => sql.identifier(jobs[c].name)),
-  sql`, `,
-);
-
 /**
  * The insert of one job as a fragment of another statement (a data-modifying CTE), once per row
  * of `source` (a CTE of that statement: no row, no job). Built for a reusable statement: values are
  * placeholders named `prefix` + column, as for `insertJobStatement`.
  */
 export function insertJobFrom(prefix: string, source: SQL): SQL {
-  const values = sql.join(
-    JOB_COLUMNS.map((c) => sql.placeholder(`${prefix}${c}`)),
-    sql`, `,
-  );
-  return sql`insert into ${jobs} (${jobColumnList}) select ${values} from ${source} on conflict do nothing`;
+  return sql`insert into ${jobs} (${columnList(jobs, JOB_COLUMNS)})
+    select ${placeholderList(JOB_COLUMNS, prefix)} from ${source} on conflict do nothing`;
 }
 
 /** Several times per order: built once. */

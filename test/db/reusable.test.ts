@@ -1,7 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { reusable, rowPlaceholders, rowValues } from '../../src/db/reusable.js';
+import { columnList, reusable, rowPlaceholders, rowValues, typedValueRows } from '../../src/db/reusable.js';
 import { wrapPglite } from '../../src/db/pglite.js';
 import { sandboxSettings } from '../../src/db/schema/index.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/database.js';
@@ -25,6 +25,27 @@ describe('reusable statements', () => {
       .from(sandboxSettings)
       .where(eq(sandboxSettings.name, sql.placeholder('name'))),
   );
+
+  test('an insert written in SQL: typed VALUES rows from placeholders, columns by name, one statement', async () => {
+    const insertRows = reusable((db) => {
+      const added$ = db.$with('added', { name: sandboxSettings.name, value: sandboxSettings.value }).as(
+        sql`insert into ${sandboxSettings} (${columnList(sandboxSettings, ['name', 'value'])})
+            select * from (values ${typedValueRows(sandboxSettings, ['name', 'value'], 2)}) as v returning *`,
+      );
+      return db.with(added$).select().from(added$);
+    });
+    const rows = await insertRows(
+      fresh.database.db,
+      rowValues([
+        { name: 'typed.a', value: 1 },
+        { name: 'typed.b', value: 2 },
+      ]),
+    );
+    expect(rows.sort((x, y) => x.value - y.value)).toEqual([
+      { name: 'typed.a', value: 1 },
+      { name: 'typed.b', value: 2 },
+    ]);
+  });
 
   test('bind new values on every run, on the pool and inside a transaction', async () => {
     const { db } = fresh.database;

@@ -1,6 +1,6 @@
 import { and, eq, getTableColumns, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
-import { prefixed, reusable, type InsertRow } from '../../db/reusable.js';
+import { columnList, placeholderList, prefixed, reusable, type InsertRow } from '../../db/reusable.js';
 import { events, jobs, webhookDeliveries, webhookEndpoints } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { randomBase62 } from '../../lib/crypto.js';
@@ -89,17 +89,11 @@ const EVENT_COLUMNS = [
  * known before the statement runs.
  */
 export function outboxCtes(db: DbOrTx, source: SQL, recipients: 'subscribers' | 'endpoint' = 'subscribers') {
-  const columns = sql.join(
-    EVENT_COLUMNS.map((c) => sql.identifier(events[c].name)),
-    sql`, `,
-  );
-  const values = sql.join(
-    EVENT_COLUMNS.map((c) => sql.placeholder(`event.${c}`)),
-    sql`, `,
-  );
   const event$ = db
     .$with('event', getTableColumns(events))
-    .as(sql`insert into ${events} (${columns}) select ${values} ${source} returning *`);
+    .as(
+      sql`insert into ${events} (${columnList(events, EVENT_COLUMNS)}) select ${placeholderList(EVENT_COLUMNS, 'event.')} ${source} returning *`,
+    );
   const to =
     recipients === 'endpoint'
       ? sql`e.id = ${sql.placeholder('endpointId')}`

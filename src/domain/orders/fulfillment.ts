@@ -1,7 +1,15 @@
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { placeholderAs, prefixed, reusable, rowValues, type InsertRow } from '../../db/reusable.js';
+import {
+  columnList,
+  placeholderAs,
+  prefixed,
+  reusable,
+  rowValues,
+  typedValueRows,
+  type InsertRow,
+} from '../../db/reusable.js';
 import { eventValues, outboxCtes } from '../events/outbox.js';
 import { esims, fulfillmentAttempts, orders, plans } from '../../db/schema/index.js';
 import { randomToken } from '../../lib/crypto.js';
@@ -88,22 +96,9 @@ const completeOrderRow = reusable((db) => {
  * without it, it fails the whole statement.
  */
 function storedCte(db: DbOrTx, count: number, onConflict: boolean) {
-  const columns = sql.join(
-    ESIM_COLUMNS.map((c) => sql.identifier(esims[c].name)),
-    sql`, `,
-  );
-  // VALUES take no type from the insert's columns: each value is cast to its column's type.
-  const rows = Array.from(
-    { length: count },
-    (_, i) =>
-      sql`(${sql.join(
-        ESIM_COLUMNS.map((c) => sql`${sql.placeholder(`${i}.${c}`)}::${sql.raw(esims[c].getSQLType())}`),
-        sql`, `,
-      )})`,
-  );
   return db.$with('stored', getTableColumns(esims)).as(
-    sql`insert into ${esims} (${columns})
-      select * from (values ${sql.join(rows, sql`, `)}) as v where exists (select 1 from done)
+    sql`insert into ${esims} (${columnList(esims, ESIM_COLUMNS)})
+      select * from (values ${typedValueRows(esims, ESIM_COLUMNS, count)}) as v where exists (select 1 from done)
       ${onConflict ? sql`on conflict (provider_ref) do nothing` : sql``} returning *`,
   );
 }

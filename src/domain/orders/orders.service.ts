@@ -1,7 +1,14 @@
 import { and, asc, desc, eq, getTableColumns, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { keysetAfter, type KeyValue } from '../../db/keyset.js';
-import { placeholders, prefixed, reusable, type InsertRow } from '../../db/reusable.js';
+import {
+  columnList,
+  placeholderList,
+  placeholders,
+  prefixed,
+  reusable,
+  type InsertRow,
+} from '../../db/reusable.js';
 import { insertJobFrom, jobRow } from '../../jobs/queue.js';
 import { planAsSeen, soldAsSeen } from '../catalog/sellable.js';
 import { claimValues, claimWithin, type IdempotencyClaim } from '../idempotency/store.js';
@@ -87,17 +94,11 @@ const insertOrderRow = reusable((db) =>
 
 /** `insert into orders (the placed columns) select (their placeholders) <rest>`. */
 function insertOrderSelect(db: DbOrTx, rest: SQL) {
-  const columns = sql.join(
-    ORDER_COLUMNS.map((c) => sql.identifier(orders[c].name)),
-    sql`, `,
-  );
-  const values = sql.join(
-    ORDER_COLUMNS.map((c) => sql.placeholder(c)),
-    sql`, `,
-  );
   return db
     .$with('placed', getTableColumns(orders))
-    .as(sql`insert into ${orders} (${columns}) select ${values} ${rest} returning *`);
+    .as(
+      sql`insert into ${orders} (${columnList(orders, ORDER_COLUMNS)}) select ${placeholderList(ORDER_COLUMNS)} ${rest} returning *`,
+    );
 }
 
 /**

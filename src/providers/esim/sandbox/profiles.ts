@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { and, asc, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
-import { reusable, rowValues } from '../../../db/reusable.js';
+import { columnList, reusable, rowValues, typedValueRows } from '../../../db/reusable.js';
 import { sandboxEsimProfiles, sandboxSettings } from '../../../db/schema/index.js';
 import type { Clock } from '../../../lib/clock.js';
 import {
@@ -69,18 +69,6 @@ const ISSUED_COLUMNS = [
 function buildIssueStatement(count: number, notify: SandboxNotifyWithin | undefined) {
   return reusable((db) => {
     const p = (name: string) => sql.placeholder(name);
-    const columns = sql.join(
-      ISSUED_COLUMNS.map((c) => sql.identifier(sandboxEsimProfiles[c].name)),
-      sql`, `,
-    );
-    const rows = Array.from(
-      { length: count },
-      (_, i) =>
-        sql`(${sql.join(
-          ISSUED_COLUMNS.map((c) => sql`${p(`${i}.${c}`)}::${sql.raw(sandboxEsimProfiles[c].getSQLType())}`),
-          sql`, `,
-        )})`,
-    );
     const existing$ = db
       .$with('existing', {})
       .as(sql`select count(*)::int as n from ${sandboxEsimProfiles} where order_ref = ${p('orderId')}::text`);
@@ -90,8 +78,8 @@ function buildIssueStatement(count: number, notify: SandboxNotifyWithin | undefi
         returning 1`,
     );
     const inserted$ = db.$with('inserted', {}).as(
-      sql`insert into ${sandboxEsimProfiles} (${columns})
-        select * from (values ${sql.join(rows, sql`, `)}) as v
+      sql`insert into ${sandboxEsimProfiles} (${columnList(sandboxEsimProfiles, ISSUED_COLUMNS)})
+        select * from (values ${typedValueRows(sandboxEsimProfiles, ISSUED_COLUMNS, count)}) as v
         where (select n from existing) = 0 and not exists (select 1 from fault)
         on conflict do nothing
         returning 1`,
