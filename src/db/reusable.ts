@@ -83,15 +83,7 @@ export function placeholderAs<T>(name: string): T {
   return sql.placeholder(name) as unknown as T;
 }
 
-/** A multi-row insert's values for `reusable`: row i's column c is the placeholder `i.c`. */
-export function rowPlaceholders<C extends string>(
-  columns: readonly C[],
-  rows: number,
-): Record<C, Placeholder>[] {
-  return Array.from({ length: rows }, (_, i) => placeholders(columns, `${i}.`));
-}
-
-/** The values of rowPlaceholders' placeholders for these rows. */
+/** The values of the placeholders `<i>.<column>` (typedValueRows) for these rows. */
 export function rowValues(rows: ReadonlyArray<Record<string, unknown>>): Record<string, unknown> {
   return Object.assign({}, ...rows.map((row, i) => prefixed(`${i}.`, row))) as Record<string, unknown>;
 }
@@ -149,4 +141,20 @@ export function typedValueRows<T extends Table>(
       )})`,
   );
   return sql.join(rows, sql`, `);
+}
+
+/**
+ * Statements built once per shape (a profile count, which CTEs ride along): `build(...shape)` on
+ * the first call with that shape, the same statement on every later one.
+ */
+export function perShape<A extends Array<string | number | boolean>, S>(
+  build: (...shape: A) => S,
+): (...shape: A) => S {
+  const built = new Map<string, S>();
+  return (...shape) => {
+    const key = shape.join(':');
+    let statement = built.get(key);
+    if (!statement) built.set(key, (statement = build(...shape)));
+    return statement;
+  };
 }

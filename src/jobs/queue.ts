@@ -84,29 +84,22 @@ export function jobRow(options: EnqueueOptions, now: Date): NewJobRow {
 }
 
 /**
- * The insert of one job, built for a reusable statement (src/db/reusable.ts): its values are
- * placeholders named `prefix` + column; bind them with `prefixed(prefix, jobRow(options, now))`.
- * Alone it is what `enqueue` runs; with `$with` it rides along in the caller's statement.
- */
-export function insertJobStatement(db: DbOrTx, prefix = '') {
-  return db
-    .insert(jobs)
-    .values(placeholders(JOB_COLUMNS, prefix) as never)
-    .onConflictDoNothing();
-}
-
-/**
  * The insert of one job as a fragment of another statement (a data-modifying CTE), once per row
  * of `source` (a CTE of that statement: no row, no job). Built for a reusable statement: values are
- * placeholders named `prefix` + column, as for `insertJobStatement`.
+ * placeholders named `prefix` + column; bind them with `prefixed(prefix, jobRow(options, now))`.
  */
 export function insertJobFrom(prefix: string, source: SQL): SQL {
   return sql`insert into ${jobs} (${columnList(jobs, JOB_COLUMNS)})
     select ${placeholderList(JOB_COLUMNS, prefix)} from ${source} on conflict do nothing`;
 }
 
-/** Several times per order: built once. */
-const insertJob = reusable((db) => insertJobStatement(db));
+/** What `enqueue` runs, built once (src/db/reusable.ts): placeholders named after the columns. */
+const insertJob = reusable((db) =>
+  db
+    .insert(jobs)
+    .values(placeholders(JOB_COLUMNS) as never)
+    .onConflictDoNothing(),
+);
 
 /**
  * Claims up to `limit` due jobs (pending and due, or running with a lease run out) for

@@ -1,7 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { columnList, reusable, rowPlaceholders, rowValues, typedValueRows } from '../../src/db/reusable.js';
+import { columnList, placeholders, reusable, rowValues, typedValueRows } from '../../src/db/reusable.js';
 import { wrapPglite } from '../../src/db/pglite.js';
 import { sandboxSettings } from '../../src/db/schema/index.js';
 import { freshDatabase, type FreshDatabase } from '../helpers/database.js';
@@ -76,7 +76,7 @@ describe('reusable statements', () => {
     const insertTwo = reusable((db) =>
       db
         .insert(sandboxSettings)
-        .values(rowPlaceholders(columns, 2) as never)
+        .values([0, 1].map((i) => placeholders(columns, `${i}.`)) as never)
         .returning(),
     );
     const rows = [

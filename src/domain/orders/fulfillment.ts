@@ -3,6 +3,7 @@ import type { DbOrTx } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import {
   columnList,
+  perShape,
   placeholderAs,
   prefixed,
   reusable,
@@ -143,20 +144,8 @@ function buildCompleteAtOnce(count: number, withEvent: boolean, withReceipt: boo
   });
 }
 
-/** Statements built once per shape: `key` → statement. */
-function builtPerShape<S>(build: (key: string) => S): (key: string) => S {
-  const built = new Map<string, S>();
-  return (key) => {
-    let statement = built.get(key);
-    if (!statement) built.set(key, (statement = build(key)));
-    return statement;
-  };
-}
-const completeWithEsimsFor = builtPerShape((count) => buildCompleteWithEsims(Number(count)));
-const completeAtOnceFor = builtPerShape((key) => {
-  const [count, event, receipt] = key.split(':');
-  return buildCompleteAtOnce(Number(count), event === 'event', receipt === 'receipt');
-});
+const completeWithEsimsFor = perShape(buildCompleteWithEsims);
+const completeAtOnceFor = perShape(buildCompleteAtOnce);
 
 /**
  * One fulfillment attempt: provider call outside any transaction, then the result stored in one
@@ -274,7 +263,9 @@ export function createFulfillment(deps: OrderDeps) {
     const receipt = deps.receipts?.orderCompletedJob(done);
     try {
       const result = await completeAtOnceFor(
-        `${rows.length}:${event ? 'event' : ''}:${receipt ? 'receipt' : ''}`,
+        rows.length,
+        Boolean(event),
+        Boolean(receipt),
       )(db, {
         ...completing,
         ...rowValues(rows),
@@ -335,7 +326,7 @@ export function createFulfillment(deps: OrderDeps) {
           .returning();
       } else {
         const rows = profiles.map((p) => esimRowFor(order, p, now));
-        const result = await completeWithEsimsFor(String(rows.length))(tx, {
+        const result = await completeWithEsimsFor(rows.length)(tx, {
           ...completing,
           ...rowValues(rows),
         });

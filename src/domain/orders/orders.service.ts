@@ -3,6 +3,7 @@ import type { DbOrTx } from '../../db/client.js';
 import { keysetAfter, type KeyValue } from '../../db/keyset.js';
 import {
   columnList,
+  perShape,
   placeholderList,
   placeholders,
   prefixed,
@@ -117,7 +118,7 @@ const insertWalletOrder = reusable((db) => {
  * (purchaseWithin, placeholders `ledger.<field>`), and from it the order (while the plan is still
  * sold as seen), its fulfillment job and its ledger row. No row back: nothing was written, and
  * the order takes the general path (the balance is short, a low-balance alert is due, or the plan
- * changed). One variant per wallet (live, test).
+ * changed). Built once per wallet (live, test) and with or without an Idempotency-Key.
  */
 function buildPlaceAtOnce(livemode: boolean, keyed: boolean) {
   return reusable((db) => {
@@ -139,12 +140,7 @@ function buildPlaceAtOnce(livemode: boolean, keyed: boolean) {
       .from(placed$);
   });
 }
-const placeAtOnce = {
-  live: buildPlaceAtOnce(true, false),
-  test: buildPlaceAtOnce(false, false),
-  liveKeyed: buildPlaceAtOnce(true, true),
-  testKeyed: buildPlaceAtOnce(false, true),
-};
+const placeAtOnce = perShape(buildPlaceAtOnce);
 
 /**
  * The order core shared by Mobile checkout and Partner orders. The charge, the order row and its
@@ -238,8 +234,7 @@ export function createOrderService(deps: OrderDeps) {
     const now = clock.now();
     const row = orderRow(input, plan, null, now);
     const claim = input.idempotency?.claim;
-    const statement = placeAtOnce[`${row.livemode ? 'live' : 'test'}${claim ? 'Keyed' : ''}` as const];
-    const [order] = await statement(db, {
+    const [order] = await placeAtOnce(row.livemode, Boolean(claim))(db, {
       ...walletOrderValues(row, plan, now),
       ...prefixed('ledger.', purchaseValues(row, now)),
       ...(claim && prefixed('claim.', claimValues(claim))),

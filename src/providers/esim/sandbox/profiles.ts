@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { and, asc, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
-import { columnList, reusable, rowValues, typedValueRows } from '../../../db/reusable.js';
+import { columnList, perShape, reusable, rowValues, typedValueRows } from '../../../db/reusable.js';
 import { sandboxEsimProfiles, sandboxSettings } from '../../../db/schema/index.js';
 import type { Clock } from '../../../lib/clock.js';
 import {
@@ -200,13 +200,8 @@ export function createSandboxProfiles(deps: {
 }): Omit<EsimProvider, 'name' | 'listPackages'> {
   const { db, clock } = deps;
   const faultSetting = deps.faultSetting ?? FAIL_NEXT;
-  const issueStatements = new Map<string, ReturnType<typeof buildIssueStatement>>();
-  const issueStatement = (count: number, notify: SandboxNotifyWithin | undefined) => {
-    const key = `${count}:${notify ? 'notify' : ''}`;
-    let statement = issueStatements.get(key);
-    if (!statement) issueStatements.set(key, (statement = buildIssueStatement(count, notify)));
-    return statement;
-  };
+  const notifyWithin = deps.notify && deps.notifyWithin;
+  const issueStatement = perShape((count: number) => buildIssueStatement(count, notifyWithin));
 
   async function byOrder(orderId: string): Promise<ProfileRow[]> {
     return db
@@ -278,8 +273,7 @@ export function createSandboxProfiles(deps: {
         transactionId: orderId,
         orderStatus: 'GOT_RESOURCE',
       });
-      const notifyWithin = deps.notify && deps.notifyWithin;
-      const [state] = await issueStatement(quantity, notifyWithin)(db, {
+      const [state] = await issueStatement(quantity)(db, {
         orderId,
         faultSetting,
         ...rowValues(rows),
