@@ -52,10 +52,12 @@ export interface ProfilePatch {
 }
 
 /** On every login and account view: built once (src/db/reusable.ts). */
-const selectAccountByEmail = reusable((db) =>
+/** Login: the account and its avatar's token in one statement (the answer shows the avatar). */
+const selectLoginAccount = reusable((db) =>
   db
-    .select()
+    .select({ account: accounts, avatarToken: avatars.token })
     .from(accounts)
+    .leftJoin(avatars, eq(avatars.accountId, accounts.id))
     .where(eq(accounts.email, sql.placeholder('email'))),
 );
 const selectAvatarToken = reusable((db) =>
@@ -132,7 +134,8 @@ export function createAccountService(deps: AccountServiceDeps) {
       password: string,
     ): Promise<{ view: AccountView; session: IssuedSession }> {
       const email = emailInput.trim().toLowerCase();
-      const [account] = await selectAccountByEmail(db, { email });
+      const [found] = await selectLoginAccount(db, { email });
+      const account = found?.account;
       const passwordOk = await verifyPassword(account?.passwordHash ?? null, password);
       if (!account || !passwordOk || account.status === 'DELETED') {
         throw new AppError('INVALID_CREDENTIALS', 'Incorrect email or password');
@@ -140,7 +143,7 @@ export function createAccountService(deps: AccountServiceDeps) {
       if (account.status !== 'ACTIVE')
         throw new AppError('ACCOUNT_SUSPENDED', `Account is ${account.status}`);
       const session = await sessions.issue(db, account.id);
-      return { view: await view(account), session };
+      return { view: { account, avatarToken: found.avatarToken }, session };
     },
 
     logout: (sessionId: string) => sessions.revoke(sessionId),

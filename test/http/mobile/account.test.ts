@@ -127,6 +127,23 @@ describe('mobile account', () => {
       }
     });
 
+    it('shows the avatar, or none, in the login answer', async () => {
+      const user = await registerViaApi(t.app);
+      const login = () =>
+        inject({
+          method: 'POST',
+          url: '/api/v1/auth/login',
+          payload: { email: user.email, password: user.password },
+        });
+      const before = await login();
+      expect(before.statusCode, before.body).toBe(200);
+      expect(before.json().user.avatarUrl).toBeNull();
+      const shown = (await upload(user.auth, dataUri('image/png', image.png()))).json().user.avatarUrl;
+      expect(shown).toMatch(new RegExp(`^${BASE_URL}/api/v1/avatars/`));
+      const after = await login();
+      expect(after.json().user).toMatchObject({ id: user.id, email: user.email, avatarUrl: shown });
+    });
+
     it('gives a new upload a new URL and retires the old one', async () => {
       const user = await registerViaApi(t.app);
       const first = (await upload(user.auth, dataUri('image/png', image.png()))).json().user.avatarUrl;
