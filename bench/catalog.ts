@@ -1,20 +1,29 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BenchModule, BenchRow } from './harness.js';
+import type { BenchContext, BenchModule, BenchRow } from './harness.js';
 import { ratioRow } from './harness.js';
 import { runPair } from './load.js';
-import { startChild } from './processes.js';
+import { type ChildServer, startChild } from './processes.js';
 
 /**
  * Catalog reads vs a bare node:http server answering the bytes the service answered for the same
  * request (captured first), run one after the other with the same load. Target ≥ 0.9× on both
  * databases.
+ *
+ * For the small detail bodies, where per-request overhead dominates, a report row also measures
+ * Fastify alone (bench/fastify-server.ts: one route, the same bytes, nothing else) against the same
+ * bare server, once per run (on the first database): the ceiling the framework itself leaves.
  */
 const ENDPOINTS = [
   { name: 'Mobile GET /destinations', path: '/api/v1/destinations', partner: false },
-  { name: 'Mobile GET /destinations/TR', path: '/api/v1/destinations/TR', partner: false },
+  { name: 'Mobile GET /destinations/TR', path: '/api/v1/destinations/TR', partner: false, framework: true },
   { name: 'Partner GET /destinations', path: '/api/public/v1/destinations', partner: true },
-  { name: 'Partner GET /destinations/TR (plans)', path: '/api/public/v1/destinations/TR', partner: true },
+  {
+    name: 'Partner GET /destinations/TR (plans)',
+    path: '/api/public/v1/destinations/TR',
+    partner: true,
+    framework: true,
+  },
 ];
 
 export const MIN_CATALOG_RATIO = 0.9;
@@ -47,6 +56,9 @@ export const catalogModule: BenchModule = {
           ctx.rounds,
         );
         rows.push(ratioRow(endpoint.name, ctx, result, reference, MIN_CATALOG_RATIO));
+        if (endpoint.framework && ctx.database === 'postgresql') {
+          rows.push(await frameworkCeiling(ctx, endpoint.name, bare, file, contentType));
+        }
       } finally {
         await bare.stop();
       }
@@ -54,3 +66,34 @@ export const catalogModule: BenchModule = {
     return rows;
   },
 };
+
+/** Fastify alone answering the same bytes, against the same bare server (report only). */
+async function frameworkCeiling(
+  ctx: BenchContext,
+  endpointName: string,
+  bare: ChildServer,
+  bodyFile: string,
+  contentType: string,
+): Promise<BenchRow> {
+  const fastify = await startChild('./fastify-server.ts', {
+    port: ctx.nextPort(),
+    args: [bodyFile, contentType],
+  });
+  try {
+    ctx.log(`Fastify alone (same bytes as ${endpointName}) and bare node:http, ${ctx.rounds} rounds …`);
+    const { reference, result } = await runPair(
+      { name: 'bare node:http, same bytes', url: `http://127.0.0.1:${bare.port}/`, pid: bare.process.pid! },
+      { name: 'Fastify alone', url: `http://127.0.0.1:${fastify.port}/`, pid: fastify.process.pid! },
+      ctx.settings,
+      ctx.rounds,
+    );
+    return {
+      ...ratioRow(`Fastify alone, bytes of ${endpointName}`, ctx, result, reference, undefined),
+      database: '-',
+      // The RSS column is the service's: Fastify's own process is not the service.
+      rssMb: undefined,
+    };
+  } finally {
+    await fastify.stop();
+  }
+}
