@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { desc, eq, type SQL } from 'drizzle-orm';
+import { desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.js';
 import { esims, orders, providerNotifications } from '../../db/schema/index.js';
-import { prefixed } from '../../db/reusable.js';
+import { columnList, placeholderList, prefixed, reusable } from '../../db/reusable.js';
 import { insertJobFrom, jobRow, type JobQueue } from '../../jobs/queue.js';
 import type { JobHandlers } from '../../jobs/worker.js';
 import type { Clock } from '../../lib/clock.js';
@@ -53,6 +53,22 @@ const RANK: Record<EsimRow['status'], number> = {
   CANCELLED: 3,
 };
 
+/** The order of an ORDER_STATUS GOT_RESOURCE: its profiles are ready to fetch. */
+function orderReadyNotice(n: EsimAccessNotification): string | undefined {
+  if (n.notifyType !== 'ORDER_STATUS' || str(n.content?.orderStatus) !== 'GOT_RESOURCE') return undefined;
+  return str(n.content?.transactionId);
+}
+
+/** Fetches an order's profiles now instead of waiting for its next scheduled retry. */
+function orderReadyJob(orderId: string) {
+  return {
+    kind: ESIM_ORDER_READY_JOB,
+    payload: { orderId },
+    maxAttempts: 1,
+    dedupeKey: `order-ready:${orderId}`,
+  };
+}
+
 export function parseNotification(body: unknown): EsimAccessNotification {
   if (!body || typeof body !== 'object' || Array.isArray(body))
     throw new AppError('VALIDATION_ERROR', 'Body must be a JSON object');
@@ -67,6 +83,30 @@ export function parseNotification(body: unknown): EsimAccessNotification {
     content,
   };
 }
+
+const NOTIFICATION_COLUMNS = ['id', 'provider', 'notifyId', 'type', 'payload', 'receivedAt'] as const;
+
+/**
+ * ORDER_STATUS GOT_RESOURCE, the notification of every order, in one statement and one commit
+ * (built once, src/db/reusable.ts): the claim by (provider, notifyId) with its outcome read from
+ * the order's status, and, for an order still PROCESSING, the job that fetches its profiles now
+ * (placeholders `job.<column>`). No row back: a replay, nothing written.
+ */
+const applyOrderStatus = reusable((db) => {
+  const claimed$ = db.$with('claimed', { outcome: providerNotifications.outcome }).as(
+    sql`insert into ${providerNotifications} (${columnList(providerNotifications, NOTIFICATION_COLUMNS)}, outcome)
+      select ${placeholderList(NOTIFICATION_COLUMNS)},
+        case when ${orders.id} is null then 'unknown_order'
+          when ${orders.status} = 'PROCESSING' then 'fulfillment_queued' else 'ignored' end
+      from (select 1) as one left join ${orders} on ${orders.id} = ${sql.placeholder('orderId')}
+      on conflict (provider, notify_id) do nothing
+      returning outcome`,
+  );
+  const ready$ = db
+    .$with('ready_job', {})
+    .as(insertJobFrom('job.', sql`claimed where claimed.outcome = 'fulfillment_queued'`));
+  return db.with(claimed$, ready$).select().from(claimed$);
+});
 
 /**
  * Consumes eSIM provider notifications (ORDER_STATUS, ESIM_STATUS, DATA_USAGE, VALIDITY_USAGE):
@@ -97,22 +137,6 @@ export function createProviderNotifications(deps: {
       .orderBy(desc(esims.createdAt))
       .limit(1);
     return row;
-  }
-
-  async function orderStatus(tx: Tx, content: Record<string, unknown>): Promise<NotificationOutcome> {
-    const orderId = str(content.transactionId);
-    if (str(content.orderStatus) !== 'GOT_RESOURCE' || !orderId) return 'ignored';
-    const [order] = await tx.select().from(orders).where(eq(orders.id, orderId));
-    if (!order) return 'unknown_order';
-    if (order.status !== 'PROCESSING') return 'ignored';
-    // Profiles are ready: fetch them now instead of waiting for the next scheduled retry.
-    await queue.enqueue(tx, {
-      kind: ESIM_ORDER_READY_JOB,
-      payload: { orderId },
-      maxAttempts: 1,
-      dedupeKey: `order-ready:${orderId}`,
-    });
-    return 'fulfillment_queued';
   }
 
   async function esimStatus(tx: Tx, content: Record<string, unknown>): Promise<NotificationOutcome> {
@@ -172,7 +196,8 @@ export function createProviderNotifications(deps: {
       case 'CHECK_HEALTH':
         return 'health_check';
       case 'ORDER_STATUS':
-        return orderStatus(tx, content);
+        // GOT_RESOURCE is applied by applyOrderStatus; other order statuses change nothing here.
+        return 'ignored';
       case 'ESIM_STATUS':
         return esimStatus(tx, content);
       case 'DATA_USAGE':
@@ -190,6 +215,21 @@ export function createProviderNotifications(deps: {
     // Without a notifyId the body itself is the identity, so a byte-identical replay is still a no-op.
     const notifyId =
       n.notifyId ?? `sha256:${createHash('sha256').update(JSON.stringify(body)).digest('hex')}`;
+    const readyOrderId = orderReadyNotice(n);
+    if (readyOrderId) {
+      const now = clock.now();
+      const [claimed] = await applyOrderStatus(db, {
+        id: `pnt_${randomBase62(20)}`,
+        provider,
+        notifyId,
+        type: n.notifyType,
+        payload: body,
+        receivedAt: now,
+        orderId: readyOrderId,
+        ...prefixed('job.', jobRow(orderReadyJob(readyOrderId), now)),
+      });
+      return (claimed?.outcome as NotificationOutcome | undefined) ?? 'duplicate';
+    }
     return db.transaction(async (tx) => {
       const rowId = `pnt_${randomBase62(20)}`;
       const [claimed] = await tx

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { esims, orders, providerNotifications } from '../../../src/db/schema/index.js';
+import { esims, jobs, orders, providerNotifications } from '../../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../../helpers/app.js';
 import { pickPlan } from '../../helpers/catalog.js';
 import { eventsSettled } from '../../helpers/events.js';
@@ -189,6 +189,80 @@ describe('POST /webhooks/esimaccess/<token>', () => {
       .json()
       .data.map((e: { type: string }) => e.type);
     expect(types).toEqual(['order.fulfillment_failed', 'order.completed']);
+  });
+
+  it('ORDER_STATUS records one outcome per notification and queues a fetch only for a waiting order', async () => {
+    const { order } = await partnerWithEsim();
+    const readyJobs = async (orderId: string) =>
+      (
+        await t.container.db
+          .select()
+          .from(jobs)
+          .where(eq(jobs.dedupeKey, `order-ready:${orderId}`))
+      ).length;
+    const gotResource = (notifyId: string, transactionId: string) => ({
+      notifyType: 'ORDER_STATUS',
+      notifyId,
+      content: { orderNo: 'B4', transactionId, orderStatus: 'GOT_RESOURCE' },
+    });
+    for (const body of [
+      gotResource('g1', order.id),
+      gotResource('g1', 'ord_unknown'),
+      gotResource('g2', 'ord_unknown'),
+      {
+        notifyType: 'ORDER_STATUS',
+        notifyId: 'g3',
+        content: { transactionId: order.id, orderStatus: 'OTHER' },
+      },
+    ]) {
+      expect((await send(body)).statusCode).toBe(200);
+    }
+    const outcomes = Object.fromEntries(
+      (await t.container.db.select().from(providerNotifications))
+        .filter((r) => r.notifyId.startsWith('g'))
+        .map((r) => [r.notifyId, { outcome: r.outcome, payload: r.payload, type: r.type }]),
+    );
+    expect(outcomes).toEqual({
+      // The order completed when it was placed; the replay under the same id changed nothing.
+      g1: { outcome: 'ignored', payload: gotResource('g1', order.id), type: 'ORDER_STATUS' },
+      g2: { outcome: 'unknown_order', payload: gotResource('g2', 'ord_unknown'), type: 'ORDER_STATUS' },
+      g3: { outcome: 'ignored', payload: expect.any(Object), type: 'ORDER_STATUS' },
+    });
+    expect(await readyJobs(order.id)).toBe(0);
+  });
+
+  it('ORDER_STATUS GOT_RESOURCE for a waiting order queues one fetch, however often it is sent', async () => {
+    const plan = await pickPlan(t.container);
+    const p = await createPartner(t, plan.effectivePriceCents);
+    await adminPost(t, '/sandbox/esim-provider/faults', { failNext: 1 });
+    const orderId = (await postOrder(t, p.headers, { planId: plan.id, quantity: 1 })).json().error.details
+      .orderId as string;
+    for (const notifyId of ['h1', 'h1', 'h2']) {
+      const res = await send({
+        notifyType: 'ORDER_STATUS',
+        notifyId,
+        content: { orderNo: 'B5', transactionId: orderId, orderStatus: 'GOT_RESOURCE' },
+      });
+      expect(res.statusCode).toBe(200);
+    }
+    const rows = (await t.container.db.select().from(providerNotifications)).filter((r) =>
+      r.notifyId.startsWith('h'),
+    );
+    expect(rows.map((r) => [r.notifyId, r.outcome]).sort()).toEqual([
+      ['h1', 'fulfillment_queued'],
+      ['h2', 'fulfillment_queued'],
+    ]);
+    const ready = await t.container.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.dedupeKey, `order-ready:${orderId}`));
+    expect(ready).toHaveLength(1);
+    expect(ready[0]).toMatchObject({
+      kind: 'esim.order-ready',
+      payload: { orderId },
+      maxAttempts: 1,
+      status: 'pending',
+    });
   });
 
   it('an unknown eSIM or type is acknowledged and recorded, not applied', async () => {
