@@ -101,6 +101,20 @@ const insertJob = reusable((db) =>
     .onConflictDoNothing(),
 );
 
+/** What `complete` runs, once per job, built once: done, if this worker still holds it. */
+const completeJob = reusable((db) =>
+  db
+    .update(jobs)
+    .set({
+      status: 'done',
+      attempts: placeholderAs<number>('attempts'),
+      lockedBy: null,
+      lockedUntil: null,
+      updatedAt: placeholderAs<Date>('now'),
+    })
+    .where(and(eq(jobs.id, sql.placeholder('id')), eq(jobs.lockedBy, sql.placeholder('lockedBy')))),
+);
+
 /**
  * Claims up to `limit` due jobs (pending and due, or running with a lease run out) for
  * `workerId`, oldest due first, in one statement: the due rows are locked with SKIP LOCKED, so
@@ -155,16 +169,12 @@ export function createJobQueue(deps: { db: Db; clock: Clock }): JobQueue {
     },
 
     async complete(job) {
-      await db
-        .update(jobs)
-        .set({
-          status: 'done',
-          attempts: job.attempts + 1,
-          lockedBy: null,
-          lockedUntil: null,
-          updatedAt: clock.now(),
-        })
-        .where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, job.lockedBy ?? '')));
+      await completeJob(db, {
+        id: job.id,
+        lockedBy: job.lockedBy ?? '',
+        attempts: job.attempts + 1,
+        now: clock.now(),
+      });
     },
 
     async extend(job) {
