@@ -32,9 +32,12 @@ export const LEASE_MS = 60 * 1000;
 export interface JobQueue {
   /** Call with the transaction of the change that needs the job, so both commit or neither. */
   enqueue(db: DbOrTx, options: EnqueueOptions): Promise<void>;
-  /** Claims up to `limit` due jobs (or jobs whose worker's lease ran out) for `workerId`. */
-  claim(workerId: string, limit: number): Promise<Job[]>;
-  complete(job: Job): Promise<void>;
+  /**
+   * Claims up to `limit` due jobs (or jobs whose worker's lease ran out) for `workerId`. In the
+   * same statement, first marks done the jobs of `finished` (jobs `workerId` ran to success and
+   * still holds): a worker pays no statement of its own per finished job.
+   */
+  claim(workerId: string, limit: number, finished?: readonly Job[]): Promise<Job[]>;
   /** Renews the lease of a job this worker still holds. */
   extend(job: Job): Promise<void>;
   /** Schedules a retry at `retryAt`, or marks the job failed when `retryAt` is null. */
@@ -101,20 +104,6 @@ const insertJob = reusable((db) =>
     .onConflictDoNothing(),
 );
 
-/** What `complete` runs, once per job, built once: done, if this worker still holds it. */
-const completeJob = reusable((db) =>
-  db
-    .update(jobs)
-    .set({
-      status: 'done',
-      attempts: placeholderAs<number>('attempts'),
-      lockedBy: null,
-      lockedUntil: null,
-      updatedAt: placeholderAs<Date>('now'),
-    })
-    .where(and(eq(jobs.id, sql.placeholder('id')), eq(jobs.lockedBy, sql.placeholder('lockedBy')))),
-);
-
 /**
  * Claims up to `limit` due jobs (pending and due, or running with a lease run out) for
  * `workerId`, oldest due first, in one statement: the due rows are locked with SKIP LOCKED, so
@@ -123,14 +112,33 @@ const completeJob = reusable((db) =>
  */
 const claimDue = reusable((db) => {
   const now = placeholderAs<Date>('now');
+  const finishedIds = sql.placeholder('finished');
+  // The worker's finished jobs, done, only while it still holds them.
+  const finished$ = db.$with('finished').as(
+    db
+      .update(jobs)
+      .set({
+        status: 'done',
+        attempts: sql`${jobs.attempts} + 1`,
+        lockedBy: null,
+        lockedUntil: null,
+        updatedAt: now,
+      })
+      .where(and(sql`${jobs.id} = any(${finishedIds})`, eq(jobs.lockedBy, placeholderAs<string>('workerId'))))
+      .returning({ id: jobs.id }),
+  );
   const due$ = db.$with('due').as(
     db
       .select({ id: jobs.id })
       .from(jobs)
       .where(
-        or(
-          and(sql`${jobs.status} = 'pending'`, lte(jobs.runAt, now)),
-          and(sql`${jobs.status} = 'running'`, lte(jobs.lockedUntil, now)),
+        and(
+          or(
+            and(sql`${jobs.status} = 'pending'`, lte(jobs.runAt, now)),
+            and(sql`${jobs.status} = 'running'`, lte(jobs.lockedUntil, now)),
+          ),
+          // One statement must not modify a row twice: a finished job is never due here.
+          sql`not (${jobs.id} = any(${finishedIds}))`,
         ),
       )
       .orderBy(asc(jobs.runAt), asc(jobs.id))
@@ -138,7 +146,7 @@ const claimDue = reusable((db) => {
       .for('update', { skipLocked: true }),
   );
   return db
-    .with(due$)
+    .with(finished$, due$)
     .update(jobs)
     .set({
       status: 'running',
@@ -157,24 +165,16 @@ export function createJobQueue(deps: { db: Db; clock: Clock }): JobQueue {
       await insertJob(tx, jobRow(options, clock.now()));
     },
 
-    async claim(workerId, limit) {
+    async claim(workerId, limit, finished = []) {
       const now = clock.now();
       const claimed = await claimDue(db, {
         now,
         limit,
         workerId,
+        finished: finished.map((job) => job.id),
         lockedUntil: new Date(now.getTime() + LEASE_MS),
       });
       return claimed.sort((a, b) => a.runAt.getTime() - b.runAt.getTime() || a.id - b.id);
-    },
-
-    async complete(job) {
-      await completeJob(db, {
-        id: job.id,
-        lockedBy: job.lockedBy ?? '',
-        attempts: job.attempts + 1,
-        now: clock.now(),
-      });
     },
 
     async extend(job) {

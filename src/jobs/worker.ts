@@ -35,6 +35,23 @@ export function createWorker(deps: {
   let timer: NodeJS.Timeout | undefined;
   let loop: Promise<void> | undefined;
   let wake: (() => void) | undefined;
+  /**
+   * Jobs this worker ran to success and has not yet marked done, with their lease heartbeats: the
+   * next claim marks them done in its own statement (or stop() does), and only then do their
+   * heartbeats stop, so no other worker takes over a finished job while it waits.
+   */
+  const finished = new Map<Job, NodeJS.Timeout>();
+
+  /** One claim statement: marks the finished jobs done and claims up to `limit` due ones. */
+  async function claimAfterFinished(limit: number): Promise<Job[]> {
+    const done = [...finished.keys()];
+    const batch = await deps.queue.claim(workerId, limit, done);
+    for (const job of done) {
+      clearInterval(finished.get(job));
+      finished.delete(job);
+    }
+    return batch;
+  }
 
   async function runJob(job: Job): Promise<void> {
     const handler = deps.handlers[job.kind];
@@ -49,8 +66,7 @@ export function createWorker(deps: {
     heartbeat.unref();
     try {
       await handler.run(job);
-      clearInterval(heartbeat);
-      await deps.queue.complete(job);
+      finished.set(job, heartbeat);
     } catch (err) {
       clearInterval(heartbeat);
       const error = err instanceof Error ? err : new Error(String(err));
@@ -73,15 +89,20 @@ export function createWorker(deps: {
     }
   }
 
-  /** Claims and runs due jobs until none are left (or stop() was called); returns how many ran. */
+  /**
+   * Claims and runs due jobs until none are left (or stop() was called); returns how many ran.
+   * Every job it ran has its outcome recorded when it returns.
+   */
   async function runDue(): Promise<number> {
     let total = 0;
     while (!stopping) {
-      const batch = await deps.queue.claim(workerId, deps.concurrency);
+      const batch = await claimAfterFinished(deps.concurrency);
       if (batch.length === 0) return total;
       await Promise.all(batch.map(runJob));
       total += batch.length;
     }
+    // Stopping: record what finished, claim nothing.
+    if (finished.size > 0) await claimAfterFinished(0);
     return total;
   }
 

@@ -61,7 +61,7 @@ describe('job queue', () => {
       .map((j) => j.id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids).toHaveLength(12);
-    for (const job of claims.flat()) await t.container.queue.complete(job);
+    await Promise.all(['w1', 'w2', 'w3'].map((w, i) => t.container.queue.claim(w, 0, claims[i])));
   });
 
   it('a failed job waits for its backoff, then runs again', async () => {
@@ -116,6 +116,55 @@ describe('job queue', () => {
     expect(calls).toBe(3);
     expect(exhausted).toBe(1);
     expect((await jobRows(k))[0]).toMatchObject({ status: 'failed', attempts: 3, lastError: 'failure 3' });
+  });
+
+  it("a claim marks its worker's finished jobs done in the same statement, never another worker's", async () => {
+    const k = kind();
+    const { queue, db } = t.container;
+    for (let i = 0; i < 3; i++) await queue.enqueue(db, { kind: k, payload: { i } });
+    const mine = (await queue.claim('w-a', 50)).filter((j) => j.kind === k);
+    expect(mine).toHaveLength(3);
+    // Another worker cannot mark them done.
+    expect(await queue.claim('w-b', 0, mine)).toEqual([]);
+    expect((await jobRows(k)).map((j) => j.status)).toEqual(['running', 'running', 'running']);
+
+    await queue.enqueue(db, { kind: k, payload: { i: 3 } });
+    // The lease of the finished jobs ran out meanwhile: they are recorded, not handed out again.
+    t.clock.advance(5 * MINUTE + SECOND);
+    const next = (await queue.claim('w-a', 50, mine)).filter((j) => j.kind === k);
+    expect(next.map((j) => j.payload.i)).toEqual([3]);
+    const rows = await jobRows(k);
+    expect(rows.slice(0, 3).map((j) => [j.status, j.attempts, j.lockedBy, j.lockedUntil])).toEqual([
+      ['done', 1, null, null],
+      ['done', 1, null, null],
+      ['done', 1, null, null],
+    ]);
+    expect(rows[3]).toMatchObject({ status: 'running', lockedBy: 'w-a' });
+    await queue.claim('w-a', 0, next);
+    expect((await jobRows(k))[3]).toMatchObject({ status: 'done', attempts: 1 });
+  });
+
+  it('a worker told to stop records the jobs it finished and claims no more', async () => {
+    const k = kind();
+    for (let i = 0; i < 2; i++) await t.container.queue.enqueue(t.container.db, { kind: k, payload: { i } });
+    let stopped: Promise<void> | undefined;
+    const w = worker(
+      {
+        [k]: {
+          async run() {
+            stopped ??= w.stop();
+          },
+        },
+      },
+      1,
+    );
+    w.start();
+    await expect.poll(() => stopped !== undefined, { timeout: 5000 }).toBe(true);
+    await stopped;
+    expect((await jobRows(k)).map((j) => [j.status, j.attempts])).toEqual([
+      ['done', 1],
+      ['pending', 0],
+    ]);
   });
 
   it('a job whose worker died is reclaimed when its lease runs out; the dead worker cannot finish it', async () => {
