@@ -127,6 +127,11 @@ export function createWorker(deps: {
             timer.unref();
           });
         }
+        // runDue records finished jobs on its way out; if its last claim failed, try once more,
+        // then stop renewing what is left (the leases run out and any worker runs those again).
+        if (finished.size > 0) await claimAfterFinished(0).catch(() => undefined);
+        for (const heartbeat of finished.values()) clearInterval(heartbeat);
+        finished.clear();
       })();
     },
     /**
@@ -149,7 +154,12 @@ export function createWorker(deps: {
         }),
       ]);
       clearTimeout(limit);
-      if (timedOut) deps.log.warn('worker stopped with jobs still running; their leases will expire');
+      if (timedOut) {
+        // Finished jobs not recorded by now (the database did not answer) are not renewed any
+        // longer either: their leases run out and any worker runs them again.
+        for (const heartbeat of finished.values()) clearInterval(heartbeat);
+        deps.log.warn('worker stopped with jobs still running; their leases will expire');
+      }
     },
   };
 }

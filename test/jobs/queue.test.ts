@@ -167,6 +167,41 @@ describe('job queue', () => {
     ]);
   });
 
+  it('a worker whose claim failed while stopping records its finished job once the database answers', async () => {
+    const k = kind();
+    await t.container.queue.enqueue(t.container.db, { kind: k });
+    const real = t.container.queue;
+    let failNext = false;
+    const queue = {
+      ...real,
+      claim: (...args: Parameters<typeof real.claim>) => {
+        if (!failNext) return real.claim(...args);
+        failNext = false;
+        return Promise.reject(new Error('database away'));
+      },
+    };
+    let stopped: Promise<void> | undefined;
+    const w = createWorker({
+      queue,
+      clock: t.clock,
+      log: silentLog,
+      concurrency: 1,
+      pollIntervalMs: 1000,
+      handlers: {
+        [k]: {
+          async run() {
+            failNext = true;
+            stopped ??= w.stop();
+          },
+        },
+      },
+    });
+    w.start();
+    await expect.poll(() => stopped !== undefined, { timeout: 5000 }).toBe(true);
+    await stopped;
+    expect((await jobRows(k)).map((j) => [j.status, j.attempts])).toEqual([['done', 1]]);
+  });
+
   it('a job whose worker died is reclaimed when its lease runs out; the dead worker cannot finish it', async () => {
     const k = kind();
     await t.container.queue.enqueue(t.container.db, { kind: k });
