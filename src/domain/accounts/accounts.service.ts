@@ -51,8 +51,10 @@ export interface ProfilePatch {
   locale?: string;
 }
 
-/** On every login and account view: built once (src/db/reusable.ts). */
-/** Login: the account and its avatar's token in one statement (the answer shows the avatar). */
+/**
+ * On every login and account view, built once (src/db/reusable.ts). Login reads the account and
+ * its avatar's token in one statement (the answer shows the avatar).
+ */
 const selectLoginAccount = reusable((db) =>
   db
     .select({ account: accounts, avatarToken: avatars.token })
