@@ -12,8 +12,8 @@ import {
 import { postLedgerEntry } from '../../../src/domain/wallet/ledger.js';
 import { sha256Hex } from '../../../src/lib/crypto.js';
 import { newId } from '../../../src/lib/ids.js';
-import { BASE_URL, buildTestApp, type TestApp } from '../../helpers/app.js';
-import { registerViaApi } from '../../helpers/accounts.js';
+import { ADMIN_TOKEN, BASE_URL, buildTestApp, type TestApp } from '../../helpers/app.js';
+import { authRequests, registerViaApi } from '../../helpers/accounts.js';
 import { balanceOf, createPlan, fundWallet } from '../../helpers/factories.js';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -129,12 +129,7 @@ describe('mobile account', () => {
 
     it('shows the avatar, or none, in the login answer', async () => {
       const user = await registerViaApi(t.app);
-      const login = () =>
-        inject({
-          method: 'POST',
-          url: '/api/v1/auth/login',
-          payload: { email: user.email, password: user.password },
-        });
+      const login = () => authRequests(() => t.app, ADMIN_TOKEN).login(user.email, user.password);
       const before = await login();
       expect(before.statusCode, before.body).toBe(200);
       expect(before.json().user.avatarUrl).toBeNull();
