@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createRateLimitGuard } from '../shared/rate-limit.js';
+import { createRateLimitGuard, type RateLimitGuard } from '../shared/rate-limit.js';
 
 /** Section 8: two budgets per partner account, each a fixed one-minute window. */
 export type PartnerBucket = 'read' | 'orders';
@@ -23,12 +23,11 @@ export function bucketFor(request: FastifyRequest): PartnerBucket {
  * - every authenticated response, errors included, carries X-RateLimit-Limit / -Remaining /
  *   -Reset; 429 RATE_LIMITED adds Retry-After (seconds).
  */
-export async function installPartnerRateLimit(app: FastifyInstance): Promise<void> {
+export async function installPartnerRateLimit(app: FastifyInstance): Promise<RateLimitGuard> {
   const { rateLimits } = app.container.config;
   const partnerIn = (bucket: PartnerBucket) => (request: FastifyRequest) =>
-    // Live and test traffic have separate budgets: a load test with a test key never throttles live orders.
     request.partner && bucketFor(request) === bucket
-      ? request.partner.id + (request.livemode ? '' : ':test')
+      ? budgetKey(request.partner.id, request.livemode)
       : undefined;
   const guard = await createRateLimitGuard(app, [
     {
@@ -45,4 +44,10 @@ export async function installPartnerRateLimit(app: FastifyInstance): Promise<voi
     },
   ]);
   app.addHook('onRequest', guard);
+  return guard;
+}
+
+/** Live and test traffic have separate budgets: a load test with a test key never throttles live orders. */
+export function budgetKey(accountId: string, livemode: boolean): string {
+  return accountId + (livemode ? '' : ':test');
 }

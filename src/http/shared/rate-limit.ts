@@ -12,10 +12,27 @@ export interface RateLimitRule {
   key: (request: FastifyRequest) => string | undefined;
 }
 
-export type RateLimitGuard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+export interface RateLimitGuard {
+  (request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /**
+   * Spends one request of rule `ruleName`'s counter `key` without a Fastify request (the catalog
+   * replay, src/http/shared/catalog-replay.ts): its X-RateLimit-* headers, or null when exceeded.
+   */
+  spendOne(ruleName: string, key: string): Promise<Record<string, string> | null>;
+}
 
 type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
 type Outcome = { max: number; remaining: number; resetSeconds: number; exceeded: boolean };
+/** What @fastify/rate-limit reads of a request here (see the limiters below). */
+type CounterRequest = { counterKey: string; routeOptions: { config: Record<string, never> } };
+
+function rateLimitHeaders(outcome: Outcome): Record<string, string> {
+  return {
+    'x-ratelimit-limit': String(outcome.max),
+    'x-ratelimit-remaining': String(outcome.remaining),
+    'x-ratelimit-reset': String(outcome.resetSeconds),
+  };
+}
 
 const OUTAGE_LOG_INTERVAL_MS = 30_000;
 
@@ -44,15 +61,24 @@ export async function createRateLimitGuard(
       ...(redis ? { redis, nameSpace: `${config.redisKeyPrefix}rl:` } : {}),
     });
   }
-  const limiters = rules.map((rule) => ({
-    rule,
-    limiter: app.createRateLimit({
-      max: rule.max,
-      timeWindow: rule.windowMs,
-      skipOnError: false,
-      keyGenerator: (request) => `${rule.name}:${rule.key(request) ?? ''}`,
-    }),
-  }));
+  // The limiter is handed a stand-in request carrying the counter key: keyGenerator reads nothing
+  // else, and with numeric max/timeWindow and no allowList @fastify/rate-limit reads only
+  // routeOptions.config (groupId) besides. So the full path (a Fastify request) and the catalog
+  // replay (no Fastify request at all) spend the very same counters.
+  const limiters = new Map(
+    rules.map((rule) => [
+      rule.name,
+      {
+        rule,
+        limiter: app.createRateLimit({
+          max: rule.max,
+          timeWindow: rule.windowMs,
+          skipOnError: false,
+          keyGenerator: (request) => (request as unknown as CounterRequest).counterKey,
+        }),
+      },
+    ]),
+  );
 
   let lastOutageLog = 0;
   let onFallback = false;
@@ -77,15 +103,11 @@ export async function createRateLimitGuard(
     };
   }
 
-  async function spend(
-    rule: RateLimitRule,
-    limiter: Limiter,
-    request: FastifyRequest,
-  ): Promise<Outcome | null> {
-    const key = rule.key(request);
-    if (key === undefined) return null;
+  /** null: nothing counted (only an allowList allows without counting; none is configured). */
+  async function spend(rule: RateLimitRule, limiter: Limiter, key: string): Promise<Outcome | null> {
     try {
-      const result = await limiter(request);
+      const stand: CounterRequest = { counterKey: `${rule.name}:${key}`, routeOptions: { config: {} } };
+      const result = await limiter(stand as unknown as FastifyRequest);
       if (onFallback) {
         onFallback = false;
         local.clear();
@@ -107,18 +129,19 @@ export async function createRateLimitGuard(
     }
   }
 
-  return async (request, reply) => {
-    const outcomes = (
-      await Promise.all(limiters.map(({ rule, limiter }) => spend(rule, limiter, request)))
-    ).filter((o): o is Outcome => o !== null);
+  const guard = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const spending: Array<Promise<Outcome | null>> = [];
+    for (const { rule, limiter } of limiters.values()) {
+      const key = rule.key(request);
+      if (key !== undefined) spending.push(spend(rule, limiter, key));
+    }
+    const outcomes = (await Promise.all(spending)).filter((o): o is Outcome => o !== null);
     if (outcomes.length === 0) return;
     const exceeded = outcomes.filter((o) => o.exceeded);
     const decisive = exceeded.length
       ? exceeded.reduce((a, b) => (b.resetSeconds > a.resetSeconds ? b : a))
       : outcomes.reduce((a, b) => (b.remaining / b.max < a.remaining / a.max ? b : a));
-    reply.header('x-ratelimit-limit', decisive.max);
-    reply.header('x-ratelimit-remaining', decisive.remaining);
-    reply.header('x-ratelimit-reset', decisive.resetSeconds);
+    reply.headers(rateLimitHeaders(decisive));
     if (exceeded.length) {
       throw new AppError(
         'RATE_LIMITED',
@@ -130,4 +153,13 @@ export async function createRateLimitGuard(
       );
     }
   };
+
+  const spendOne = async (ruleName: string, key: string): Promise<Record<string, string> | null> => {
+    const entry = limiters.get(ruleName);
+    if (!entry) throw new Error(`No rate-limit rule ${ruleName}`);
+    const outcome = await spend(entry.rule, entry.limiter, key);
+    if (outcome === null) return {};
+    return outcome.exceeded ? null : rateLimitHeaders(outcome);
+  };
+  return Object.assign(guard, { spendOne });
 }
