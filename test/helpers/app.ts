@@ -26,6 +26,8 @@ export interface TestAppOptions extends TestReplacements {
   /** Second instance on the same database (and Redis key space) as this one. */
   shareWith?: TestApp;
   configure?: (container: Container) => void;
+  /** Fastify's request logging at this level (to a sink); default: no logger. */
+  logLevel?: string;
 }
 
 export { freshDatabase } from './database.js';
@@ -42,7 +44,10 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const container = createContainer({ config, database, clock, log: silentLogger });
   applyReplacements(container, options);
   options.configure?.(container);
-  const app = await buildApp({ container, logger: false });
+  const app = await buildApp({
+    container,
+    logger: options.logLevel ? { level: options.logLevel, stream: { write: () => undefined } } : false,
+  });
   app.addHook('onClose', () => container.close());
   await app.ready();
   return {

@@ -99,12 +99,13 @@ const notFound = () => new AppError('COUNTRY_NOT_FOUND', 'Destination not found'
 
 export async function destinationsRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const cache = createCatalogResponseCache(app.container.catalog);
+  const cache = createCatalogResponseCache(app.container.catalog, app.catalogReplay);
 
   r.get(
     '/destinations',
     {
       config: { auth: 'optional' },
+      onResponse: app.catalogReplay.record,
       schema: {
         summary: 'List destinations',
         tags: ['catalog'],
@@ -140,6 +141,7 @@ export async function destinationsRoutes(app: FastifyInstance): Promise<void> {
     '/destinations/:code',
     {
       config: { auth: 'optional' },
+      onResponse: app.catalogReplay.record,
       schema: {
         summary: 'One destination with its plans',
         tags: ['catalog'],
