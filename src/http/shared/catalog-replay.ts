@@ -38,6 +38,12 @@ const PARTNER_PREFIX = '/api/public/v1/';
 
 /** Recordings kept at most (variants come from user input: URLs and Accept-Language). */
 export const MAX_REPLAYS = 1000;
+/**
+ * Largest body recorded. A recording may outlive the cache entry whose bytes it shares, so this
+ * bounds what recordings can hold on their own (MAX_REPLAYS × this); the full lists, where bytes
+ * dominate the cost anyway, go the full path.
+ */
+export const MAX_REPLAY_BYTES = 16 * 1024;
 
 interface Recording {
   version: number;
@@ -142,7 +148,9 @@ export function createCatalogReplay(options: CatalogReplayOptions) {
      * so the recording holds the headers every hook set.
      */
     offer(request: FastifyRequest, body: Buffer, version: number): void {
-      if (options.enabled && !closing && request.method === 'GET') offered.set(request, { body, version });
+      if (options.enabled && !closing && request.method === 'GET' && body.length <= MAX_REPLAY_BYTES) {
+        offered.set(request, { body, version });
+      }
     },
 
     /** Route onResponse hook of the catalogue routes. */

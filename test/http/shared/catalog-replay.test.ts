@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import { ADMIN_TOKEN, buildTestApp, type TestApp, type TestAppOptions } from '../../helpers/app.js';
 import { importCatalog, pickPlan } from '../../helpers/catalog.js';
+import { MAX_REPLAY_BYTES } from '../../../src/http/shared/catalog-replay.js';
 import { createPartner } from '../partner/helpers.js';
 
 /**
@@ -102,6 +103,16 @@ describe('catalog replay', () => {
     expect([session.status, cookie.status, head.status, euro.status]).toEqual([200, 200, 200, 200]);
     expect(JSON.parse(euro.body.toString()).destination.plans[0].price.currency).toBe('EUR');
     expect(replayed()).toBe(0);
+
+    // The full list is larger than MAX_REPLAY_BYTES as it is, not once gzipped.
+    const list = await get('/api/v1/destinations');
+    expect(list.body.length).toBeGreaterThan(MAX_REPLAY_BYTES);
+    await get('/api/v1/destinations');
+    expect(replayed()).toBe(0);
+    const gzipped = await get('/api/v1/destinations', { 'accept-encoding': 'gzip' });
+    expect(gzipped.body.length).toBeLessThan(MAX_REPLAY_BYTES);
+    await get('/api/v1/destinations', { 'accept-encoding': 'gzip' });
+    expect(replayed()).toBe(1);
   });
 
   test('a price change reaches the very next read', async () => {
