@@ -19,7 +19,7 @@ import { sandboxSurface } from './sandbox/index.js';
 import { inboundWebhooksSurface } from './webhooks/index.js';
 import { registerOpenApiDocuments } from './shared/openapi.js';
 import { allSecuritySchemes, routeTransform } from './shared/openapi-contract.js';
-import { installMetrics } from './metrics.js';
+import { installMetrics, requestObserver } from './metrics.js';
 import { type CatalogReplay, createCatalogReplay } from './shared/catalog-replay.js';
 import { registerWebApp } from './web.js';
 import { Type } from '@sinclair/typebox';
@@ -106,10 +106,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   replay = createCatalogReplay({
     version: () => container.catalog.version(),
     requestId: requestIdOf,
-    observe:
-      container.metrics.enabled && config.metricsToken
-        ? (method, route, status, seconds) => container.metrics.observeRequest(method, route, status, seconds)
-        : undefined,
+    observe: requestObserver(container),
     enabled: !PER_REQUEST_LOG_LEVELS.has(app.log.level),
   });
   app.addHook('preClose', (done) => {

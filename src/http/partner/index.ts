@@ -4,7 +4,7 @@ import { AppError } from '../../domain/errors.js';
 import { registerPartnerRoutes } from './routes.js';
 import { installErrorHandling } from '../shared/errors.js';
 import { installIdempotency } from '../shared/idempotency.js';
-import { parseBearer } from '../shared/auth.js';
+import { partnerKeyOf } from '../shared/auth.js';
 import { budgetKey, installPartnerRateLimit } from './rate-limit.js';
 
 /**
@@ -24,10 +24,7 @@ export async function partnerSurface(app: FastifyInstance): Promise<void> {
   installIdempotency(app, 'partner');
 
   app.addHook('onRequest', async (request, reply) => {
-    const headerKey = request.headers['x-api-key'];
-    const key =
-      (typeof headerKey === 'string' ? headerKey.trim() : undefined) ||
-      parseBearer(request.headers.authorization);
+    const key = partnerKeyOf(request.headers);
     const mode = key ? modeOfKey(key) : null;
     if (mode) {
       request.livemode = mode === 'live';

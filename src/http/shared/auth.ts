@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import type { Config } from '../../config/index.js';
 
@@ -7,6 +8,12 @@ export function parseBearer(header: string | undefined): string | undefined {
   if (!header) return undefined;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return m?.[1];
+}
+
+/** The Partner API key of a request: `X-API-Key` (trimmed), else `Authorization: Bearer`. */
+export function partnerKeyOf(headers: IncomingHttpHeaders): string | undefined {
+  const headerKey = headers['x-api-key'];
+  return (typeof headerKey === 'string' ? headerKey.trim() : undefined) || parseBearer(headers.authorization);
 }
 
 export function setSessionCookie(reply: FastifyReply, config: Config, token: string, expiresAt: Date): void {

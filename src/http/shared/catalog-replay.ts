@@ -1,7 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { modeOfKey } from '../../domain/accounts/api-keys.js';
-import { parseBearer } from './auth.js';
+import { partnerKeyOf } from './auth.js';
 
 /**
  * Catalogue reads answered before routing (docs/performance.md, "Catalog replay").
@@ -46,7 +46,6 @@ export const MAX_REPLAYS = 1000;
 export const MAX_REPLAY_BYTES = 16 * 1024;
 
 interface Recording {
-  version: number;
   /** Route pattern, for the request metric. */
   route: string;
   headers: OutgoingHttpHeaders;
@@ -81,9 +80,7 @@ function identityOf(req: IncomingMessage): { mode: string; apiKey?: string } | n
   const headers = req.headers;
   if (headers['if-none-match'] !== undefined) return null;
   if (url.startsWith(PARTNER_PREFIX)) {
-    const headerKey = headers['x-api-key'];
-    const apiKey =
-      (typeof headerKey === 'string' ? headerKey.trim() : undefined) || parseBearer(headers.authorization);
+    const apiKey = partnerKeyOf(headers);
     const mode = apiKey ? modeOfKey(apiKey) : null;
     return apiKey && mode ? { mode, apiKey } : null;
   }
@@ -105,6 +102,8 @@ export function createCatalogReplay(options: CatalogReplayOptions) {
   const recordings = new Map<string, Recording>();
   /** Responses a route offered for recording, until the request's onResponse. */
   const offered = new WeakMap<FastifyRequest, { body: Buffer; version: number }>();
+  /** The catalog version of every recording: a newer one drops them all. */
+  let recordedVersion = -1;
   let partnerGate: PartnerGate | undefined;
   let closing = false;
   let replayed = 0;
@@ -123,10 +122,6 @@ export function createCatalogReplay(options: CatalogReplayOptions) {
   }
 
   return {
-    get size(): number {
-      return recordings.size;
-    },
-
     /** Responses answered from a recording since start. */
     get replayed(): number {
       return replayed;
@@ -163,12 +158,13 @@ export function createCatalogReplay(options: CatalogReplayOptions) {
           if (!PER_REQUEST_HEADERS.has(name) && value !== undefined) headers[name] = value;
         }
         const inputs = inputsOf(request.raw, identity.mode);
-        const stale = recordings.values().next().value;
-        if (stale && stale.version !== offer.version) recordings.clear();
+        if (offer.version !== recordedVersion) {
+          recordings.clear();
+          recordedVersion = offer.version;
+        }
         recordings.delete(inputs);
         if (recordings.size >= MAX_REPLAYS) recordings.delete(recordings.keys().next().value!);
         recordings.set(inputs, {
-          version: offer.version,
           route: request.routeOptions.url ?? 'unmatched',
           headers,
           body: offer.body,
@@ -186,7 +182,7 @@ export function createCatalogReplay(options: CatalogReplayOptions) {
       const identity = identityOf(req);
       if (!identity) return false;
       const recording = recordings.get(inputsOf(req, identity.mode));
-      if (!recording || recording.version !== options.version()) return false;
+      if (!recording || recordedVersion !== options.version()) return false;
       const started = performance.now();
       if (identity.apiKey === undefined) {
         write(req, res, recording, started);
