@@ -15,6 +15,8 @@ export interface Scenario {
   pid: number;
   /** Overrides the run's connection count (mixed load splits it between scenarios). */
   connections?: number;
+  /** Requests per second over all connections (a fixed rate, for CPU per request); unset = as fast as served. */
+  rate?: number;
 }
 
 export interface LoadSettings {
@@ -43,6 +45,7 @@ function autocannonOptions(scenario: Scenario, connections: number, duration: nu
     url: scenario.url,
     connections,
     duration,
+    ...(scenario.rate !== undefined && { overallRate: scenario.rate }),
     method: scenario.method ?? 'GET',
     body: scenario.body,
     headers: { ...(scenario.body ? { 'content-type': 'application/json' } : {}), ...scenario.headers },

@@ -6,7 +6,9 @@
  * "login" posts the seeded login, "orders" places Partner orders with the partners' keys in turn), stops it and prints the 25 functions with the most self time.
  * The .cpuprofile stays in bench/results/profiles/ (open it in Chrome DevTools). Each path also
  * prints its CPU per request (service process and PostgreSQL processes, from /proc);
- * BENCH_PROFILE_CPU_ONLY=1 runs without the profiler and prints only that.
+ * BENCH_PROFILE_CPU_ONLY=1 runs without the profiler and prints only that. BENCH_RATE=<req/s> sends
+ * at that fixed rate instead of as fast as served, so that the CPU per request of two trees (or two
+ * paths) compares without either saturating a core.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -107,6 +109,7 @@ async function main(): Promise<void> {
             headers: path.startsWith('/api/public/') && !order ? { 'x-api-key': seed.partners[0]!.key } : {},
             ...(order && { apiKeys: seed.partners.map((p) => p.key) }),
             pid: service.process.pid!,
+            ...(process.env.BENCH_RATE && { rate: Number(process.env.BENCH_RATE) }),
           },
           {
             connections: Number(process.env.BENCH_CONNECTIONS ?? 32),
@@ -117,10 +120,10 @@ async function main(): Promise<void> {
         process.stdout.write(`${path}: ${result.requestsPerSecond} req/s, p99 ${result.latencyP99Ms} ms\n`);
         // CPU per request from /proc: the service process, and every PostgreSQL process.
         const perRequest = (before: number, after: number) =>
-          ((1000 * (after - before)) / Math.max(1, result.requests)).toFixed(2);
+          ((1_000_000 * (after - before)) / Math.max(1, result.requests)).toFixed(1);
         process.stdout.write(
-          `  CPU per request: service ${perRequest(cpuBefore[0]!, cpuSeconds([service.process.pid!]))} ms, ` +
-            `PostgreSQL ${perRequest(cpuBefore[1]!, cpuSeconds(postgresPids()))} ms (${result.requests} requests)\n`,
+          `  CPU per request: service ${perRequest(cpuBefore[0]!, cpuSeconds([service.process.pid!]))} µs, ` +
+            `PostgreSQL ${perRequest(cpuBefore[1]!, cpuSeconds(postgresPids()))} µs (${result.requests} requests)\n`,
         );
       }
     } finally {
