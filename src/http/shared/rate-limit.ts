@@ -12,13 +12,17 @@ export interface RateLimitRule {
   key: (request: FastifyRequest) => string | undefined;
 }
 
+/** A counter's X-RateLimit-* headers, or null when its budget is exceeded. */
+export type SpentHeaders = Record<string, string> | null;
+
 export interface RateLimitGuard {
   (request: FastifyRequest, reply: FastifyReply): Promise<void>;
   /**
    * Spends one request of rule `ruleName`'s counter `key` without a Fastify request (the catalog
    * replay, src/http/shared/catalog-replay.ts): its X-RateLimit-* headers, or null when exceeded.
+   * Synchronous on in-process counters (no REDIS_URL), a promise on Redis.
    */
-  spendOne(ruleName: string, key: string): Promise<Record<string, string> | null>;
+  spendOne(ruleName: string, key: string): SpentHeaders | Promise<SpentHeaders>;
 }
 
 type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
@@ -36,10 +40,18 @@ function rateLimitHeaders(outcome: Outcome): Record<string, string> {
 
 const OUTAGE_LOG_INTERVAL_MS = 30_000;
 
+/** In-process counters kept at most per guard (past this, the oldest are dropped). */
+export const MAX_LOCAL_COUNTERS = 100_000;
+
 /**
- * Fixed-window limits on @fastify/rate-limit's stores: Redis when REDIS_URL is set (one budget
- * shared by every instance), in-process otherwise. Use the returned guard as a preHandler (the
- * body is parsed and validated by then, so a rule can key on a body field).
+ * Fixed-window limits: on @fastify/rate-limit's Redis store when REDIS_URL is set (one budget
+ * shared by every instance), on in-process counters otherwise. Use the returned guard as a
+ * preHandler (the body is parsed and validated by then, so a rule can key on a body field).
+ *
+ * The in-process counters are this module's own few lines (below), not the plugin's local store:
+ * the same counters serve while Redis is down, so a single instance and an instance cut off from
+ * Redis count the same way, and they are spent synchronously, which the catalog replay needs to
+ * answer a read without a promise (docs/performance.md, "Catalog replay").
  *
  * Every rule is spent on every request; the tightest one decides the X-RateLimit-* headers, and
  * when any is exceeded the request fails with 429 RATE_LIMITED and Retry-After (seconds).
@@ -55,11 +67,8 @@ export async function createRateLimitGuard(
   rules: RateLimitRule[],
 ): Promise<RateLimitGuard> {
   const { redis, config, log } = app.container;
-  if (!app.hasDecorator('createRateLimit')) {
-    await app.register(rateLimit, {
-      global: false,
-      ...(redis ? { redis, nameSpace: `${config.redisKeyPrefix}rl:` } : {}),
-    });
+  if (redis && !app.hasDecorator('createRateLimit')) {
+    await app.register(rateLimit, { global: false, redis, nameSpace: `${config.redisKeyPrefix}rl:` });
   }
   // The limiter is handed a stand-in request carrying the counter key: keyGenerator reads nothing
   // else, and with numeric max/timeWindow and no allowList @fastify/rate-limit reads only
@@ -70,24 +79,34 @@ export async function createRateLimitGuard(
       rule.name,
       {
         rule,
-        limiter: app.createRateLimit({
-          max: rule.max,
-          timeWindow: rule.windowMs,
-          skipOnError: false,
-          keyGenerator: (request) => (request as unknown as CounterRequest).counterKey,
-        }),
+        limiter: redis
+          ? app.createRateLimit({
+              max: rule.max,
+              timeWindow: rule.windowMs,
+              skipOnError: false,
+              keyGenerator: (request) => (request as unknown as CounterRequest).counterKey,
+            })
+          : undefined,
       },
     ]),
   );
 
   let lastOutageLog = 0;
   let onFallback = false;
-  /** In-process fixed windows used while the shared store (Redis) fails. */
+  /** In-process fixed windows: the counters without Redis, and while Redis fails. */
   const local = new Map<string, { count: number; resetAt: number }>();
 
   function spendLocally(rule: RateLimitRule, key: string): Outcome {
     const now = Date.now();
-    if (local.size > 50_000) for (const [k, v] of local) if (v.resetAt <= now) local.delete(k);
+    if (local.size >= MAX_LOCAL_COUNTERS) {
+      for (const [k, v] of local) if (v.resetAt <= now) local.delete(k);
+      // Still nearly full of live windows (keys come from user input: addresses, IPs): the oldest
+      // tenth goes, so that a flood of new keys pays for this scan once per 10 000 of them.
+      for (const k of local.keys()) {
+        if (local.size < MAX_LOCAL_COUNTERS * 0.9) break;
+        local.delete(k);
+      }
+    }
     const id = `${rule.name}:${key}`;
     let entry = local.get(id);
     if (!entry || entry.resetAt <= now) {
@@ -104,7 +123,15 @@ export async function createRateLimitGuard(
   }
 
   /** null: nothing counted (only an allowList allows without counting; none is configured). */
-  async function spend(rule: RateLimitRule, limiter: Limiter, key: string): Promise<Outcome | null> {
+  function spend(
+    rule: RateLimitRule,
+    limiter: Limiter | undefined,
+    key: string,
+  ): Outcome | Promise<Outcome | null> {
+    return limiter ? spendShared(rule, limiter, key) : spendLocally(rule, key);
+  }
+
+  async function spendShared(rule: RateLimitRule, limiter: Limiter, key: string): Promise<Outcome | null> {
     try {
       const stand: CounterRequest = { counterKey: `${rule.name}:${key}`, routeOptions: { config: {} } };
       const result = await limiter(stand as unknown as FastifyRequest);
@@ -130,7 +157,7 @@ export async function createRateLimitGuard(
   }
 
   const guard = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const spending: Array<Promise<Outcome | null>> = [];
+    const spending: Array<Outcome | null | Promise<Outcome | null>> = [];
     for (const { rule, limiter } of limiters.values()) {
       const key = rule.key(request);
       if (key !== undefined) spending.push(spend(rule, limiter, key));
@@ -154,12 +181,13 @@ export async function createRateLimitGuard(
     }
   };
 
-  const spendOne = async (ruleName: string, key: string): Promise<Record<string, string> | null> => {
+  const headersOf = (outcome: Outcome | null): SpentHeaders =>
+    outcome === null ? {} : outcome.exceeded ? null : rateLimitHeaders(outcome);
+  const spendOne = (ruleName: string, key: string): SpentHeaders | Promise<SpentHeaders> => {
     const entry = limiters.get(ruleName);
     if (!entry) throw new Error(`No rate-limit rule ${ruleName}`);
-    const outcome = await spend(entry.rule, entry.limiter, key);
-    if (outcome === null) return {};
-    return outcome.exceeded ? null : rateLimitHeaders(outcome);
+    const outcome = spend(entry.rule, entry.limiter, key);
+    return outcome instanceof Promise ? outcome.then(headersOf) : headersOf(outcome);
   };
   return Object.assign(guard, { spendOne });
 }
