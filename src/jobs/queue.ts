@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lte, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
 import {
   columnList,
@@ -127,26 +127,39 @@ const claimDue = reusable((db) => {
       .where(and(sql`${jobs.id} = any(${finishedIds})`, eq(jobs.lockedBy, placeholderAs<string>('workerId'))))
       .returning({ id: jobs.id }),
   );
-  const due$ = db.$with('due').as(
+  // Due in two ordered index scans (jobs_claim_idx: status, run_at), merged: one scan with an OR
+  // of the two states cannot be read in order, so PostgreSQL collected every due row of both
+  // (a bitmap scan, which also re-reads the dead entries each status change leaves in the index
+  // until vacuum) and sorted them, however few it claims. Each scan locks at most `limit` rows;
+  // those the merge leaves out are unlocked when the statement ends (a concurrent claim skips
+  // them meanwhile, as it skips any locked row).
+  const dueIn = (state: 'pending' | 'running', dueAt: SQL) =>
     db
-      .select({ id: jobs.id })
+      .select({ id: jobs.id, runAt: jobs.runAt })
       .from(jobs)
       .where(
         and(
-          or(
-            and(sql`${jobs.status} = 'pending'`, lte(jobs.runAt, now)),
-            and(sql`${jobs.status} = 'running'`, lte(jobs.lockedUntil, now)),
-          ),
+          sql`${jobs.status} = ${sql.raw(`'${state}'`)}`,
+          lte(dueAt, now),
           // One statement must not modify a row twice: a finished job is never due here.
           sql`not (${jobs.id} = any(${finishedIds}))`,
         ),
       )
       .orderBy(asc(jobs.runAt), asc(jobs.id))
       .limit(placeholderAs<number>('limit'))
-      .for('update', { skipLocked: true }),
+      .for('update', { skipLocked: true });
+  const pending$ = db.$with('due_pending').as(dueIn('pending', sql`${jobs.runAt}`));
+  const expired$ = db.$with('due_expired').as(dueIn('running', sql`${jobs.lockedUntil}`));
+  const due$ = db.$with('due').as(
+    db
+      .select({ id: pending$.id, runAt: pending$.runAt })
+      .from(pending$)
+      .unionAll(db.select({ id: expired$.id, runAt: expired$.runAt }).from(expired$))
+      .orderBy(sql`run_at`, sql`id`)
+      .limit(placeholderAs<number>('limit')),
   );
   return db
-    .with(finished$, due$)
+    .with(finished$, pending$, expired$, due$)
     .update(jobs)
     .set({
       status: 'running',

@@ -217,6 +217,28 @@ describe('job queue', () => {
     expect((await jobRows(k))[0]).toMatchObject({ status: 'done', attempts: 1, lastError: null });
   });
 
+  it('claims the oldest due first, across pending jobs and jobs whose lease ran out', async () => {
+    const k = kind();
+    const { queue, db } = t.container;
+    // A year back: older than any other job of this file, so these are the first due.
+    const base = t.clock.now().getTime() - 365 * 24 * 60 * MINUTE;
+    const at = (offsetMs: number) => new Date(base + offsetMs);
+    await queue.enqueue(db, { kind: k, runAt: at(1000), payload: { name: 'expired' } });
+    const [held] = await queue.claim('dead-worker', 1);
+    expect(held).toMatchObject({ kind: k, payload: { name: 'expired' } });
+    await queue.enqueue(db, { kind: k, runAt: at(2000), payload: { name: 'newer' } });
+    await queue.enqueue(db, { kind: k, runAt: at(0), payload: { name: 'oldest' } });
+    await queue.enqueue(db, { kind: k, runAt: at(3000), payload: { name: 'newest' } });
+    t.clock.advance(5 * MINUTE + SECOND);
+
+    const claimed = await queue.claim('w', 2);
+    expect(claimed.map((j) => (j.payload as { name: string }).name)).toEqual(['oldest', 'expired']);
+    expect((await queue.claim('w', 2)).map((j) => (j.payload as { name: string }).name)).toEqual([
+      'newer',
+      'newest',
+    ]);
+  });
+
   it('a dedupe key allows one pending or running job, and a new one once it is done', async () => {
     const k = kind();
     const key = `dedupe:${k}`;
