@@ -1,5 +1,4 @@
 import { and, eq } from 'drizzle-orm';
-import QRCode from 'qrcode';
 import type { Db, Tx } from '../../db/client.js';
 import { accounts, esims, orders, payments, plans, walletTransactions } from '../../db/schema/index.js';
 import type { JobHandler } from '../../jobs/worker.js';
@@ -9,10 +8,11 @@ import { iosInstallUrl, qrCodeUrl } from '../orders/esim-links.js';
 import type { Mailer } from './mailer.js';
 import { orderReceiptMail, topUpReceiptMail, type ReceiptEsim } from './receipt-templates.js';
 import { mailLang } from './templates.js';
+import { qrPng } from '../../lib/qr-png.js';
 
 /** The inline QR image of an eSIM: a PNG of its LPA activation string (as the QR endpoint, smaller). */
 export function receiptQrPng(lpa: string): Promise<Buffer> {
-  return QRCode.toBuffer(lpa, { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 440 });
+  return qrPng(lpa, 440);
 }
 
 /** Job kinds of the receipt mails. */

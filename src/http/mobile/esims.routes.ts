@@ -7,6 +7,7 @@ import type { EsimRow } from '../../domain/orders/orders.service.js';
 import { MobileEsimSchema, presentMobileEsim } from '../shared/order-presenters.js';
 import { defineList, NextCursorSchema, pageQuery } from '../shared/pagination.js';
 import { mobileErrors } from '../shared/schemas.js';
+import { qrPng } from '../../lib/qr-png.js';
 
 /** QR images never change for a token, but they are personal: cache only in the user's client. */
 const QR_CACHE_CONTROL = 'private, max-age=86400';
@@ -76,12 +77,7 @@ export async function esimsRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const png = await QRCode.toBuffer(await lpaFor(request.params.qrToken), {
-        type: 'png',
-        errorCorrectionLevel: 'M',
-        margin: 2,
-        width: 512,
-      });
+      const png = await qrPng(await lpaFor(request.params.qrToken), 512);
       return send(reply, 'image/png', png);
     },
   );
