@@ -1,20 +1,58 @@
+import { crc32, deflateSync } from 'node:zlib';
 import QRCode from 'qrcode';
 
+const MARGIN = 2;
+const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+function chunk(type: string, data: Buffer): Buffer {
+  const out = Buffer.alloc(12 + data.length);
+  out.writeUInt32BE(data.length, 0);
+  out.write(type, 4, 'latin1');
+  data.copy(out, 8);
+  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
+  return out;
+}
+
 /**
- * A PNG of a QR code (error correction M, two modules of margin), `width` pixels square.
+ * A PNG of a QR code (error correction M, two modules of margin), `width` pixels square: the
+ * pixels `qrcode`'s own PNG renderer draws (test/lib/qr-png.test.ts compares them), written as a
+ * 1-bit greyscale PNG.
  *
- * pngjs, qrcode's PNG encoder, by default filters every row all five ways and keeps the one that
- * compresses best. A QR code's rows are runs of two colours, for which the Paeth filter alone
- * gives the same size (3.2 KB at 440 px) in less than half the CPU: 4.2 against 9.5 ms at 440 px,
- * 5.6 against 12 ms at 512, all of it blocking the event loop (docs/performance.md, "Receipt QR
- * codes"). `filterType` is pngjs' option; qrcode passes `rendererOpts` through to it.
+ * Why not `QRCode.toBuffer`: its encoder (pngjs) writes 8-bit RGBA only, so a 440 px code took a
+ * 774 KB pixel buffer and a second one for the filtered rows, ~2 MB of short-lived buffers per
+ * image, and 9.5 ms. The worker renders one per eSIM of every receipt: draining a backlog of
+ * receipts held ~30 MB of such buffers between collections, which put the service's RSS over its
+ * target (docs/performance.md, "Receipt QR codes"). One bit per pixel is 25 KB of rows for the
+ * same image, deflated in well under a millisecond. Only the QR matrix comes from the library.
  */
-export function qrPng(text: string, width: number): Promise<Buffer> {
-  return QRCode.toBuffer(text, {
-    type: 'png',
-    errorCorrectionLevel: 'M',
-    margin: 2,
-    width,
-    rendererOpts: { filterType: 4 },
-  } as QRCode.QRCodeToBufferOptions);
+export function qrPng(text: string, width: number): Buffer {
+  const { size, data } = QRCode.create(text, { errorCorrectionLevel: 'M' }).modules;
+  // The same geometry as qrcode's renderer (lib/renderer/utils.js, qrToImageData).
+  const scale = width / (size + MARGIN * 2);
+  const symbolSize = Math.floor((size + MARGIN * 2) * scale);
+  const margin = MARGIN * scale;
+  const rowBytes = Math.ceil(symbolSize / 8);
+  // Each row: filter type 0, then the pixels, 1 = white; rows start all white (0xff).
+  const raw = Buffer.alloc((rowBytes + 1) * symbolSize, 0xff);
+  for (let y = 0; y < symbolSize; y++) {
+    const row = y * (rowBytes + 1);
+    raw[row] = 0;
+    if (y < margin || y >= symbolSize - margin) continue;
+    const moduleRow = Math.floor((y - margin) / scale) * size;
+    for (let x = 0; x < symbolSize; x++) {
+      if (x < margin || x >= symbolSize - margin) continue;
+      if (data[moduleRow + Math.floor((x - margin) / scale)]) raw[row + 1 + (x >> 3)]! &= ~(0x80 >> (x & 7));
+    }
+  }
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(symbolSize, 0);
+  header.writeUInt32BE(symbolSize, 4);
+  header[8] = 1; // bit depth
+  header[9] = 0; // greyscale; compression, filter and interlace methods 0
+  return Buffer.concat([
+    SIGNATURE,
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }

@@ -11,7 +11,7 @@ import { mailLang } from './templates.js';
 import { qrPng } from '../../lib/qr-png.js';
 
 /** The inline QR image of an eSIM: a PNG of its LPA activation string (as the QR endpoint, smaller). */
-export function receiptQrPng(lpa: string): Promise<Buffer> {
+export function receiptQrPng(lpa: string): Buffer {
   return qrPng(lpa, 440);
 }
 
@@ -114,7 +114,7 @@ export function createReceipts(deps: ReceiptDeps) {
         qrCodeUrl: qrCodeUrl(deps.publicBaseUrl, esim.qrToken),
         ...(order.topUpEsimId
           ? {}
-          : { qr: { cid: `qr-${index + 1}-${esim.id}@esim`, png: await receiptQrPng(esim.activationCode) } }),
+          : { qr: { cid: `qr-${index + 1}-${esim.id}@esim`, png: receiptQrPng(esim.activationCode) } }),
       });
     }
     const message = orderReceiptMail(lang, {

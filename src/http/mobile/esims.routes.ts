@@ -77,7 +77,7 @@ export async function esimsRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const png = await qrPng(await lpaFor(request.params.qrToken), 512);
+      const png = qrPng(await lpaFor(request.params.qrToken), 512);
       return send(reply, 'image/png', png);
     },
   );

@@ -163,7 +163,7 @@ describe('mailer', () => {
     // multipart/related keeps the image with the HTML that shows it.
     expect(delivered.raw).toMatch(/Content-Type: multipart\/related/i);
     const esims = (await t.app.inject({ url: '/api/v1/user/esims', headers: user.auth })).json().esims;
-    expect(decodeBody(image).equals(await receiptQrPng(esims[0].activationCode))).toBe(true);
+    expect(decodeBody(image).equals(receiptQrPng(esims[0].activationCode))).toBe(true);
     const [record] = await t.container.mailer.list({ to: user.email });
     expect(record).toMatchObject({ status: 'sent' });
     expect(record!.attachments).toEqual([
