@@ -112,6 +112,8 @@ test('forgot → mail → reset → login', async ({ page, context }) => {
   await context.clearCookies();
   await page.goto('/login');
   await page.getByRole('link', { name: 'Forgot your password?' }).click();
+  // The login form has an Email field too: fill only once the reset form has replaced it.
+  await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', { name: 'Send reset link' }).click();
   await expect(page.getByRole('status')).toContainText(email);
