@@ -20,10 +20,10 @@ function chunk(type: string, data: Buffer): Buffer {
  *
  * Why not `QRCode.toBuffer`: its encoder (pngjs) writes 8-bit RGBA only, so a 440 px code took a
  * 774 KB pixel buffer and a second one for the filtered rows, ~2 MB of short-lived buffers per
- * image, and 9.5 ms. The worker renders one per eSIM of every receipt: draining a backlog of
- * receipts held ~30 MB of such buffers between collections, which put the service's RSS over its
- * target (docs/performance.md, "Receipt QR codes"). One bit per pixel is 25 KB of rows for the
- * same image, deflated in well under a millisecond. Only the QR matrix comes from the library.
+ * image, and 9.5 ms on the event loop. The worker renders one per eSIM of every receipt; 200 codes
+ * in a row held 27 MB of dead buffers until a collection (docs/performance.md, "Receipt QR
+ * codes"). One bit per pixel is 25 KB of rows for the same image, deflated in about a millisecond
+ * (1.2 ms in all). Only the QR matrix comes from the library.
  */
 export function qrPng(text: string, width: number): Buffer {
   const { size, data } = QRCode.create(text, { errorCorrectionLevel: 'M' }).modules;

@@ -51,7 +51,7 @@ export const MAX_LOCAL_COUNTERS = 100_000;
  * The in-process counters are this module's own few lines (below), not the plugin's local store:
  * the same counters serve while Redis is down, so a single instance and an instance cut off from
  * Redis count the same way, and they are spent synchronously, which the catalog replay needs to
- * answer a read without a promise (docs/performance.md, "Catalog replay").
+ * answer a read without a promise (docs/performance.md, "Partner replay without a promise").
  *
  * Every rule is spent on every request; the tightest one decides the X-RateLimit-* headers, and
  * when any is exceeded the request fails with 429 RATE_LIMITED and Retry-After (seconds).
