@@ -1,5 +1,6 @@
 import type { Currency } from '../../lib/money.js';
 import { centsToUsd } from '../../lib/money.js';
+import { collator, numberFormat } from '../../lib/intl.js';
 import type { CatalogSnapshot, SellablePlan } from './catalog.service.js';
 import { COUNTRIES, searchNames, type CountryInfo, type Locale } from './countries.js';
 import { fromUsdCents } from './exchange-rates.js';
@@ -23,8 +24,6 @@ export interface Money {
   formatted: string;
 }
 
-const formatters = new Map<string, Intl.NumberFormat>();
-
 export function money(
   usdCents: number,
   currency: Currency,
@@ -33,13 +32,11 @@ export function money(
 ): Money {
   const minor = currency === 'USD' ? usdCents : fromUsdCents(usdCents, rates[currency]);
   const amount = centsToUsd(minor);
-  const key = `${locale}|${currency}`;
-  let formatter = formatters.get(key);
-  if (!formatter) {
-    formatter = new Intl.NumberFormat(locale, { style: 'currency', currency });
-    formatters.set(key, formatter);
-  }
-  return { amount, currency, formatted: formatter.format(amount) };
+  return {
+    amount,
+    currency,
+    formatted: numberFormat(locale, { style: 'currency', currency }).format(amount),
+  };
 }
 
 type SearchKey = ReturnType<typeof buildSearchKey>;
@@ -109,7 +106,7 @@ export function mobileDestinationList(snapshot: CatalogSnapshot, options: ListOp
       : filter === 'popular'
         ? POPULAR_COUNTRIES
         : [...COUNTRIES.keys()];
-  const collator = new Intl.Collator(locale);
+  const byName = collator(locale);
   const countries = countryCodes
     .filter((code) => groups.has(code) && (!search || matchesSearch(countryKey(code), search)))
     .map((code) => COUNTRIES.get(code)!)
@@ -122,7 +119,7 @@ export function mobileDestinationList(snapshot: CatalogSnapshot, options: ListOp
       startingPrice: money(startingPriceCents(groups.get(c.code)!), currency, locale, snapshot.rates),
       planCount: groups.get(c.code)!.length,
     }));
-  if (filter !== 'popular') countries.sort((a, b) => collator.compare(a.name, b.name));
+  if (filter !== 'popular') countries.sort((a, b) => byName.compare(a.name, b.name));
   const regions = (filter === 'popular' ? [] : REGIONS)
     .filter((r) =>
       filter === 'global'

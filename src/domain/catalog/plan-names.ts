@@ -1,5 +1,6 @@
 import { countryName, isLocale, type Locale } from './countries.js';
 import { findRegion } from './regions.js';
+import { numberFormat } from '../../lib/intl.js';
 
 /**
  * Plan names in the reader's language. Provider titles are English and carry the provider's
@@ -22,21 +23,13 @@ export function destinationName(code: string, locale: string): string {
   return countryName(code, locale);
 }
 
-const formatters = new Map<string, Intl.NumberFormat>();
-
 function unit(locale: string, name: 'gigabyte' | 'megabyte' | 'day', value: number): string {
-  const key = `${locale}|${name}`;
-  let format = formatters.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat(locale, {
-      style: 'unit',
-      unit: name,
-      unitDisplay: name === 'day' ? 'long' : 'short',
-      maximumFractionDigits: 1,
-    });
-    formatters.set(key, format);
-  }
-  return format.format(value);
+  return numberFormat(locale, {
+    style: 'unit',
+    unit: name,
+    unitDisplay: name === 'day' ? 'long' : 'short',
+    maximumFractionDigits: 1,
+  }).format(value);
 }
 
 /** "1 GB", "1,5 GB", "500 MB" in `locale`. */

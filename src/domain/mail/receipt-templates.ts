@@ -1,5 +1,6 @@
 import type { MailAttachment, MailMessage } from './mailer.js';
 import { escapeHtml, type MailLang } from './templates.js';
+import { dateTimeFormat, numberFormat } from '../../lib/intl.js';
 
 /**
  * Receipt mails (order completed, wallet top-up credited) in English and Turkish. Pure: the
@@ -9,11 +10,11 @@ import { escapeHtml, type MailLang } from './templates.js';
 const INTL_LOCALE: Record<MailLang, string> = { en: 'en-US', tr: 'tr-TR' };
 
 export function formatMoney(minor: number, currency: string, lang: MailLang): string {
-  return new Intl.NumberFormat(INTL_LOCALE[lang], { style: 'currency', currency }).format(minor / 100);
+  return numberFormat(INTL_LOCALE[lang], { style: 'currency', currency }).format(minor / 100);
 }
 
 function formatDate(at: Date, lang: MailLang): string {
-  const formatted = new Intl.DateTimeFormat(INTL_LOCALE[lang], {
+  const formatted = dateTimeFormat(INTL_LOCALE[lang], {
     dateStyle: 'long',
     timeStyle: 'short',
     timeZone: 'UTC',

@@ -1,4 +1,5 @@
 import { continents, countries as countryFacts } from 'countries-list';
+import { displayNames } from '../intl.js';
 
 /**
  * Locales every catalog name is available in. Names come from the runtime's ICU data through
@@ -30,21 +31,13 @@ export function flagEmoji(code: string): string {
   return String.fromCodePoint(...[...code.toUpperCase()].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
 }
 
-const displayNames = new Map<string, Intl.DisplayNames>();
-
 /** CLDR name of a region code (ISO alpha-2 or UN M49) in `locale`; undefined when ICU has none. */
 export function regionDisplayName(
   code: string,
   locale: string,
   style: 'long' | 'short' = 'long',
 ): string | undefined {
-  const key = `${locale}|${style}`;
-  let names = displayNames.get(key);
-  if (!names) {
-    names = new Intl.DisplayNames(locale, { type: 'region', style, fallback: 'none' });
-    displayNames.set(key, names);
-  }
-  return names.of(code);
+  return displayNames(locale, { type: 'region', style, fallback: 'none' }).of(code);
 }
 
 function localized(code: string, fallback: string): LocalizedName {
