@@ -284,7 +284,7 @@ function buildWebhooks(infra: Infrastructure, { outbox }: Events) {
 
 /** Dead letters, retention, abandoned-payment expiry, daily reconcile, and the job worker. */
 function buildOps(infra: Infrastructure, { payments }: Payments) {
-  const { config, db, clock, queue, log, audit, jobHandlers, startupTasks } = infra;
+  const { config, db, database, clock, queue, log, audit, jobHandlers, startupTasks } = infra;
   const deadLetter = createDeadLetter({ db, clock, audit });
   const maintenance = createMaintenance({
     db,
@@ -293,6 +293,7 @@ function buildOps(infra: Infrastructure, { payments }: Payments) {
     log,
     jobRetentionMs: config.jobRetentionDays * 24 * 60 * 60 * 1000,
     payments,
+    vacuum: database.kind === 'pglite',
   });
   maintenance.register(jobHandlers);
   startupTasks.push(() => maintenance.scheduleAll());
