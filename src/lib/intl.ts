@@ -11,8 +11,7 @@
 const MAX_ENTRIES = 1000;
 const cache = new Map<string, unknown>();
 
-function cached<T>(kind: string, locale: string, options: object | undefined, make: () => T): T {
-  const key = `${kind}|${locale}|${options === undefined ? '' : JSON.stringify(options)}`;
+function cached<T>(key: string, make: () => T): T {
   let value = cache.get(key) as T | undefined;
   if (value === undefined) {
     if (cache.size >= MAX_ENTRIES) cache.clear();
@@ -23,17 +22,17 @@ function cached<T>(kind: string, locale: string, options: object | undefined, ma
 }
 
 export function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
-  return cached('number', locale, options, () => new Intl.NumberFormat(locale, options));
+  return cached(`number|${locale}|${JSON.stringify(options)}`, () => new Intl.NumberFormat(locale, options));
 }
 
 export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  return cached('date', locale, options, () => new Intl.DateTimeFormat(locale, options));
+  return cached(`date|${locale}|${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(locale, options));
 }
 
 export function collator(locale: string): Intl.Collator {
-  return cached('collator', locale, undefined, () => new Intl.Collator(locale));
+  return cached(`collator|${locale}`, () => new Intl.Collator(locale));
 }
 
 export function displayNames(locale: string, options: Intl.DisplayNamesOptions): Intl.DisplayNames {
-  return cached('names', locale, options, () => new Intl.DisplayNames(locale, options));
+  return cached(`names|${locale}|${JSON.stringify(options)}`, () => new Intl.DisplayNames(locale, options));
 }

