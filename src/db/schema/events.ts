@@ -98,6 +98,10 @@ export const webhookDeliveries = pgTable(
   (t) => [
     unique('webhook_deliveries_event_endpoint_unique').on(t.eventId, t.endpointId),
     index('webhook_deliveries_endpoint_idx').on(t.endpointId),
+    /** Deliveries not succeeded, for the gauges read at every scrape (not the 30 days of history). */
+    index('webhook_deliveries_open_idx')
+      .on(t.status, t.createdAt)
+      .where(sql`${t.status} in ('pending', 'failed')`),
   ],
 );
 

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, pgTable, text, unique } from 'drizzle-orm/pg-core';
 import { accounts, ts } from './accounts.js';
 import { plans } from './catalog.js';
@@ -39,7 +40,13 @@ export const orders = pgTable(
   (t) => [
     /** The account's order list (newest first, keyset on created_at, id): issue 12. */
     index('orders_account_list_idx').on(t.accountId, t.livemode, t.createdAt, t.id),
-    index('orders_status_idx').on(t.status),
+    /**
+     * Open orders only, for the `esim_orders` gauge read at every scrape: its cost follows the
+     * orders still in flight, not the history (docs/operations.md, Metrics).
+     */
+    index('orders_open_idx')
+      .on(t.status)
+      .where(sql`${t.status} in ('AWAITING_PAYMENT', 'PROCESSING')`),
   ],
 );
 

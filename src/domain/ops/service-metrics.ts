@@ -8,17 +8,32 @@ import type { Metrics } from '../../lib/metrics.js';
  * Service-wide gauges read from the database at scrape time, and the pool of this process.
  * Other areas add theirs with `metrics.gauge(...)` / their own counters next to these.
  */
+const OPEN_ORDER_STATES = ['AWAITING_PAYMENT', 'PROCESSING'] as const;
+
 export function registerServiceMetrics(metrics: Metrics, deps: { database: Database; clock: Clock }): void {
   if (!metrics.enabled) return;
   const { db } = deps.database;
 
-  metrics.gauge('esim_orders', 'Orders by state (service-wide)', ['state'], async () => {
-    const rows = await db
-      .select({ state: orders.status, count: sql<number>`count(*)::int` })
-      .from(orders)
-      .groupBy(orders.status);
-    return rows.map((r) => ({ labels: { state: r.state }, value: Number(r.count) }));
-  });
+  // Every gauge here is read at every scrape of every instance, so each reads only what is still
+  // open, through a partial index (drizzle/0005_open_state_indexes.sql): its cost follows the work
+  // in flight, never the history (a final state's count grows forever; use the request metrics
+  // and counters for rates).
+  metrics.gauge(
+    'esim_orders',
+    'Open orders by state: AWAITING_PAYMENT, PROCESSING (service-wide)',
+    ['state'],
+    async () => {
+      const rows = await db
+        .select({ state: orders.status, count: sql<number>`count(*)::int` })
+        .from(orders)
+        .where(sql`${orders.status} in ('AWAITING_PAYMENT', 'PROCESSING')`)
+        .groupBy(orders.status);
+      return OPEN_ORDER_STATES.map((state) => ({
+        labels: { state },
+        value: Number(rows.find((r) => r.state === state)?.count ?? 0),
+      }));
+    },
+  );
 
   async function readJobs() {
     const now = deps.clock.now();
@@ -33,7 +48,8 @@ export function registerServiceMetrics(metrics: Metrics, deps: { database: Datab
         >`min(${jobs.runAt}) filter (where ${jobs.status} = 'pending' and ${jobs.runAt} <= ${now})`,
       })
       .from(jobs)
-      .where(sql`${jobs.status} <> 'done'`);
+      // Not `<> 'done'`, which no index serves: a week of finished jobs read per scrape.
+      .where(sql`${jobs.status} in ('pending', 'running', 'failed')`);
     const oldest = row?.oldestDue ? new Date(row.oldestDue).getTime() : undefined;
     return {
       rows: (['due', 'scheduled', 'running', 'failed'] as const).map((state) => ({
@@ -57,17 +73,20 @@ export function registerServiceMetrics(metrics: Metrics, deps: { database: Datab
     async () => [{ value: (await readJobs()).oldestDue }],
   );
 
-  // Partner webhook deliveries of the last 30 days (events, and their deliveries, are purged after).
   metrics.gauge(
     'esim_webhook_deliveries',
-    'Partner webhook deliveries by state: pending (retries running), succeeded, failed (gave up)',
+    'Partner webhook deliveries not succeeded: pending (retries running), failed (gave up; kept 30 days)',
     ['state'],
     async () => {
       const rows = await db
         .select({ state: webhookDeliveries.status, count: sql<number>`count(*)::int` })
         .from(webhookDeliveries)
+        .where(sql`${webhookDeliveries.status} in ('pending', 'failed')`)
         .groupBy(webhookDeliveries.status);
-      return rows.map((r) => ({ labels: { state: r.state }, value: Number(r.count) }));
+      return (['pending', 'failed'] as const).map((state) => ({
+        labels: { state },
+        value: Number(rows.find((r) => r.state === state)?.count ?? 0),
+      }));
     },
   );
   metrics.gauge(
