@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.js';
 import { jobs, orders, webhookDeliveries } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
@@ -8,8 +9,6 @@ import type { Metrics } from '../../lib/metrics.js';
  * Service-wide gauges read from the database at scrape time, and the pool of this process.
  * Other areas add theirs with `metrics.gauge(...)` / their own counters next to these.
  */
-const OPEN_ORDER_STATES = ['AWAITING_PAYMENT', 'PROCESSING'] as const;
-
 export function registerServiceMetrics(metrics: Metrics, deps: { database: Database; clock: Clock }): void {
   if (!metrics.enabled) return;
   const { db } = deps.database;
@@ -18,21 +17,42 @@ export function registerServiceMetrics(metrics: Metrics, deps: { database: Datab
   // open, through a partial index (drizzle/0005_open_state_indexes.sql): its cost follows the work
   // in flight, never the history (a final state's count grows forever; use the request metrics
   // and counters for rates).
-  metrics.gauge(
-    'esim_orders',
-    'Open orders by state: AWAITING_PAYMENT, PROCESSING (service-wide)',
-    ['state'],
-    async () => {
+
+  /**
+   * Rows of `table` per state among `states` (0 for a state with none). The states are written
+   * into the statement as constants: the planner uses a partial index on them only if it sees the
+   * values, which a bound parameter would hide once the plan is generic.
+   */
+  function stateGauge(
+    name: string,
+    help: string,
+    table: PgTable,
+    column: PgColumn,
+    states: readonly string[],
+  ) {
+    const listed = sql.join(
+      states.map((state) => sql.raw(`'${state}'`)),
+      sql`, `,
+    );
+    metrics.gauge(name, help, ['state'], async () => {
       const rows = await db
-        .select({ state: orders.status, count: sql<number>`count(*)::int` })
-        .from(orders)
-        .where(sql`${orders.status} in ('AWAITING_PAYMENT', 'PROCESSING')`)
-        .groupBy(orders.status);
-      return OPEN_ORDER_STATES.map((state) => ({
+        .select({ state: column, count: sql<number>`count(*)::int` })
+        .from(table)
+        .where(sql`${column} in (${listed})`)
+        .groupBy(column);
+      return states.map((state) => ({
         labels: { state },
         value: Number(rows.find((r) => r.state === state)?.count ?? 0),
       }));
-    },
+    });
+  }
+
+  stateGauge(
+    'esim_orders',
+    'Open orders by state: AWAITING_PAYMENT, PROCESSING (service-wide)',
+    orders,
+    orders.status,
+    ['AWAITING_PAYMENT', 'PROCESSING'],
   );
 
   async function readJobs() {
@@ -73,21 +93,12 @@ export function registerServiceMetrics(metrics: Metrics, deps: { database: Datab
     async () => [{ value: (await readJobs()).oldestDue }],
   );
 
-  metrics.gauge(
+  stateGauge(
     'esim_webhook_deliveries',
     'Partner webhook deliveries not succeeded: pending (retries running), failed (gave up; kept 30 days)',
-    ['state'],
-    async () => {
-      const rows = await db
-        .select({ state: webhookDeliveries.status, count: sql<number>`count(*)::int` })
-        .from(webhookDeliveries)
-        .where(sql`${webhookDeliveries.status} in ('pending', 'failed')`)
-        .groupBy(webhookDeliveries.status);
-      return (['pending', 'failed'] as const).map((state) => ({
-        labels: { state },
-        value: Number(rows.find((r) => r.state === state)?.count ?? 0),
-      }));
-    },
+    webhookDeliveries,
+    webhookDeliveries.status,
+    ['pending', 'failed'],
   );
   metrics.gauge(
     'esim_webhook_oldest_pending_age_seconds',
