@@ -30,9 +30,50 @@ export function openPglite(dataDir: string | undefined): Database & { client: PG
   const options = {
     startParams: [...PGlite.defaultStartParams, ...PGLITE_MEMORY_SETTINGS],
   };
-  if (dataDir === undefined) return wrapPglite(new PGlite(options));
-  mkdirSync(dataDir, { recursive: true });
-  return wrapPglite(new PGlite(dataDir, options));
+  if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
+  const client = dataDir === undefined ? new PGlite(options) : new PGlite(dataDir, options);
+  yieldingToEventLoop(client);
+  return wrapPglite(client);
+}
+
+/**
+ * How long PGlite work may run before the event loop gets a turn. PGlite executes each query
+ * synchronously in WebAssembly and resolves it as a promise, so a chain of awaited queries (every
+ * request and job in flight) runs as microtasks without ever returning to the event loop: under
+ * load one turn ran 100–200 ms of queries, and the server accepted one new connection (and read
+ * nothing new) per turn, so clients connecting during a burst waited seconds (docs/performance.md,
+ * "PGlite and the event loop"). Before a query or transaction starts, past this budget, the
+ * caller waits for one macrotask (setImmediate) and the loop handles sockets and timers.
+ */
+export const PGLITE_TURN_MS = 1;
+
+/**
+ * `client`'s query entry points, each waiting for the next event-loop turn first when PGlite work
+ * has run for `turnMs` since the last one. Queries inside a transaction run on its own handle and
+ * do not wait: the transaction holds PGlite meanwhile, and only its start waits.
+ */
+export function yieldingToEventLoop(client: PGlite, turnMs = PGLITE_TURN_MS): void {
+  let turnStarted = performance.now();
+  const turn = async (): Promise<void> => {
+    if (performance.now() - turnStarted < turnMs) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    turnStarted = performance.now();
+  };
+  const query = client.query.bind(client);
+  const exec = client.exec.bind(client);
+  const transaction = client.transaction.bind(client);
+  client.query = (async (...args: Parameters<PGlite['query']>) => {
+    await turn();
+    return query(...args);
+  }) as PGlite['query'];
+  client.exec = async (...args: Parameters<PGlite['exec']>) => {
+    await turn();
+    return exec(...args);
+  };
+  client.transaction = (async (...args: Parameters<PGlite['transaction']>) => {
+    await turn();
+    return transaction(...args);
+  }) as PGlite['transaction'];
 }
 
 /** Several app instances in one process (tests of "two instances, one database") share one PGlite. */
