@@ -31,14 +31,20 @@ describe('PGlite and the event loop', () => {
   });
 
   test('with turns, the event loop runs between queries once the budget is spent', async () => {
+    // The entry points are put back afterwards, so that the tests do not depend on their order.
+    const original = { query: client.query, exec: client.exec, transaction: client.transaction };
     yieldingToEventLoop(client, 0);
-    expect(await queriesBeforeTheLoopTurns(50, () => client.query('select 1'))).toBe(0);
-    expect(await queriesBeforeTheLoopTurns(50, () => client.exec('select 1'))).toBe(0);
-    expect(await queriesBeforeTheLoopTurns(50, () => client.transaction((tx) => tx.query('select 1')))).toBe(
-      0,
-    );
-    // Results and errors pass through unchanged.
-    expect((await client.query<{ n: number }>('select 2 as n')).rows).toEqual([{ n: 2 }]);
-    await expect(client.query('select nope')).rejects.toThrow(/nope/);
+    try {
+      expect(await queriesBeforeTheLoopTurns(50, () => client.query('select 1'))).toBe(0);
+      expect(await queriesBeforeTheLoopTurns(50, () => client.exec('select 1'))).toBe(0);
+      expect(
+        await queriesBeforeTheLoopTurns(50, () => client.transaction((tx) => tx.query('select 1'))),
+      ).toBe(0);
+      // Results and errors pass through unchanged.
+      expect((await client.query<{ n: number }>('select 2 as n')).rows).toEqual([{ n: 2 }]);
+      await expect(client.query('select nope')).rejects.toThrow(/nope/);
+    } finally {
+      Object.assign(client, original);
+    }
   });
 });
