@@ -179,3 +179,32 @@ export function sampleRss(pid: number, intervalMs = 100): { stop(): number } {
     },
   };
 }
+
+/** CPU seconds (user + system) these processes have used so far (Linux /proc, 100 ticks a second). */
+export function cpuSeconds(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone
+    }
+  }
+  return ticks / 100;
+}
+
+/**
+ * Waits until the process uses less than `busyShare` of a core over a second: the work a module
+ * left behind (the worker's backlog of order jobs) is done before the next module measures.
+ * Gives up after `maxMs`; returns how long it waited.
+ */
+export async function waitUntilQuiet(pid: number, maxMs = 120_000, busyShare = 0.1): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const before = cpuSeconds([pid]);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const waited = performance.now() - started;
+    if (cpuSeconds([pid]) - before < busyShare || waited >= maxMs) return Math.round(waited);
+  }
+}

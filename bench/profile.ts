@@ -18,7 +18,7 @@ import { openBenchDatabase } from './database.js';
 import type { BenchDatabaseKind } from './harness.js';
 import { runScenario } from './load.js';
 import { prepare, serviceEnv } from './prepare.js';
-import { startService } from './processes.js';
+import { cpuSeconds, startService } from './processes.js';
 
 interface ProfileNode {
   id: number;
@@ -44,20 +44,6 @@ export function topSelfTime(profile: Profile, count = 25): Array<{ fn: string; p
     .sort((a, b) => b[1] - a[1])
     .slice(0, count)
     .map(([fn, n]) => ({ fn, percent: Number(((100 * n) / all).toFixed(1)) }));
-}
-
-/** user + system CPU seconds of these processes so far (Linux /proc, 100 ticks a second). */
-function cpuSeconds(pids: number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // gone
-    }
-  }
-  return ticks / 100;
 }
 
 function postgresPids(): number[] {
