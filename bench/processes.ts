@@ -201,6 +201,7 @@ export function cpuSeconds(pids: number[]): number {
  */
 export async function waitUntilQuiet(pid: number, maxMs = 120_000, busyShare = 0.1): Promise<number> {
   const started = performance.now();
+  if (maxMs <= 0) return 0;
   for (;;) {
     const before = cpuSeconds([pid]);
     await new Promise((resolve) => setTimeout(resolve, 1000));

@@ -18,7 +18,8 @@
  * Knobs: BENCH_CONNECTIONS (32), BENCH_DURATION seconds (5), BENCH_WARMUP seconds (2),
  * BENCH_ROUNDS (2: a scenario and its reference alternate, ABBA), BENCH_PARTNERS (64), BENCH_STARTS (3), BENCH_PORT_BASE (4600: the service and the references
  * use ports BASE…BASE+99), BENCH_REDIS_URL (unset = in-process rate-limit counters),
- * BENCH_MODULES (comma list of module names, default all).
+ * BENCH_MODULES (comma list of module names, default all), BENCH_QUIET_MAX_MS (120 000: the longest
+ * wait for a quiet service before a module; 0: none).
  * Writes bench/results/latest.json and latest.md.
  */
 import { execFileSync } from 'node:child_process';
@@ -70,6 +71,8 @@ const databases = (process.env.BENCH_DATABASES ?? 'postgresql,pglite')
 const selected = process.env.BENCH_MODULES?.split(',').map((m) => m.trim());
 /** A wait for the service to finish the last module's work longer than this shows as a row. */
 const QUIET_REPORT_MS = 2_000;
+/** The longest wait for a quiet service between modules (BENCH_QUIET_MAX_MS; 0: no wait). */
+const quietMaxMs = intEnv('BENCH_QUIET_MAX_MS', 120_000);
 /** Generous upper bound of orders per second, to fund every partner for the whole run. */
 const MAX_ORDERS_PER_SECOND = 2_000;
 
@@ -138,7 +141,7 @@ async function benchDatabase(database: BenchDatabaseKind): Promise<BenchRow[]> {
         if (selected && !selected.includes(module.name)) continue;
         // Each module measures a quiet service: the worker first finishes what the previous one
         // left (the orders module leaves thousands of jobs). Shown when that took a while.
-        const waitedMs = await waitUntilQuiet(running.process.pid!);
+        const waitedMs = await waitUntilQuiet(running.process.pid!, quietMaxMs);
         if (waitedMs > QUIET_REPORT_MS) {
           rows.push({
             scenario: `service busy before ${module.name} (the last module's jobs)`,
