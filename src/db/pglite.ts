@@ -12,7 +12,8 @@ import { localNotifications } from './notifications.js';
  * database is a few MB per thousand orders, so small buffers cost no reads; the WASM heap grows
  * on demand (up to 2 GB) if a query needs it. Its initial size cannot go below the 128 MB the
  * module declares (only the pages touched count as resident).
- * Durability is unchanged (no relaxedDurability: a write is on disk when its query returns).
+ * Durability is unchanged (no relaxedDurability): a commit is in the data directory's files when
+ * its query returns. PGlite never flushes them (its fdatasync is a no-op): see docs/operations.md.
  */
 export const PGLITE_MEMORY_SETTINGS = [
   '-c',
