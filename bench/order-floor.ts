@@ -7,7 +7,9 @@
  *
  * argv[2]: `postgres://…` (the bench database, seeded by the service), or `pglite:<dir>` (an
  * on-disk PGlite in <dir>, like the service's default) or `pglite` (in memory), migrated and
- * seeded here: it then also reports the keys and plan it made.
+ * seeded here: it then also reports the keys and plan it made. On PGlite the statements are named
+ * by the service's own opening (`openPglite`: withNamedStatements, since 2026-11-26), so the
+ * floor there, too, parses and plans each statement once.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';

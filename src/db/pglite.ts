@@ -1,5 +1,12 @@
 import { mkdirSync } from 'node:fs';
-import { PGlite, type QueryOptions, type Transaction } from '@electric-sql/pglite';
+import {
+  parse,
+  PGlite,
+  protocol,
+  type QueryOptions,
+  type Results,
+  type Transaction,
+} from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -33,6 +40,7 @@ export function openPglite(dataDir: string | undefined): Database & { client: PG
   };
   if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
   const client = dataDir === undefined ? new PGlite(options) : new PGlite(dataDir, options);
+  withNamedStatements(client);
   withDrizzleParsers(client);
   yieldingToEventLoop(client);
   return wrapPglite(client);
@@ -142,6 +150,127 @@ export function withDrizzleParsers(client: PGlite): PGlite {
       return callback(tx);
     });
   }) as PGlite['transaction'];
+  return client;
+}
+
+/** Distinct statement texts PGlite keeps prepared; any beyond run unnamed (parsed each time). */
+export const MAX_PGLITE_NAMED_STATEMENTS = 2000;
+
+/**
+ * Statements with more parameters or text than this run unnamed: multi-row inserts (the catalog
+ * import's batches) would keep a large plan each in PGlite's memory, which never shrinks.
+ */
+const MAX_NAMED_PARAMS = 64;
+const MAX_NAMED_TEXT = 8 * 1024;
+
+/** SQLSTATEs after which a prepared statement is prepared again: gone (26000), result changed (0A000). */
+const STALE_STATEMENT = new Set(['26000', '0A000']);
+
+type BackendMessage = Awaited<ReturnType<PGlite['execProtocolStream']>>[number];
+
+/**
+ * PGlite's `query` sends every statement unnamed (parse, describe, bind, execute), so PostgreSQL
+ * parses and plans it again each time; node-postgres reuses named statements on PostgreSQL
+ * (./named-statements.ts). Here a parameterised query is parsed once under a name (its parameter
+ * types described once) and afterwards only bound and executed, the messages PGlite's own query
+ * sends (`#runQuery` in @electric-sql/pglite's base.ts), under the same two locks, with the
+ * results through the same parser. The login's account read took 0.65 ms unnamed and 0.29 ms
+ * prepared (docs/performance.md, "Named statements on PGlite").
+ *
+ * A text is named at its second run (the catalog import's one-off batches never are); its first
+ * run, queries without parameters, with a blob (COPY) or a notice callback, and any beyond
+ * MAX_PGLITE_NAMED_STATEMENTS texts take PGlite's own path. `DISCARD ALL` / `DEALLOCATE` through
+ * `exec` forget the names; a statement reported gone or changed is prepared again at its next run.
+ */
+export function withNamedStatements(client: PGlite): PGlite {
+  const { serialize } = protocol;
+  const names = new Map<string, { name: string; types: number[] }>();
+  let counter = 0;
+  const send = (message: Uint8Array): Promise<BackendMessage[]> =>
+    client.execProtocolStream(message, { syncToFs: false });
+
+  /** Texts run once so far: a statement is named at its second run, so one-off texts never are. */
+  const seen = new Set<string>();
+  const namedFor = (text: string, params: unknown[] | undefined, options?: QueryOptions): boolean => {
+    if (!client.ready || !params?.length || options?.blob || options?.onNotice) return false;
+    if (params.length > MAX_NAMED_PARAMS || text.length > MAX_NAMED_TEXT) return false;
+    if (names.has(text)) return true;
+    if (names.size >= MAX_PGLITE_NAMED_STATEMENTS) return false;
+    if (seen.has(text)) return true;
+    if (seen.size >= MAX_PGLITE_NAMED_STATEMENTS) seen.clear();
+    seen.add(text);
+    return false;
+  };
+
+  /** Runs under PGlite's query lock (the caller holds the transaction lock, or is a transaction). */
+  async function run<T>(
+    text: string,
+    params: unknown[],
+    options: QueryOptions | undefined,
+    inTransaction: boolean,
+  ) {
+    return client._runExclusiveQuery(async () => {
+      const messages: BackendMessage[] = [];
+      let statement = names.get(text);
+      try {
+        if (!statement) {
+          const name = `p${++counter}`;
+          messages.push(
+            ...(await send(
+              serialize.parse({ name, text, ...(options?.paramTypes && { types: options.paramTypes }) }),
+            )),
+          );
+          const types = parse.parseDescribeStatementResults(
+            await send(serialize.describe({ type: 'S', name })),
+          );
+          statement = { name, types };
+          names.set(text, statement);
+        }
+        const { types } = statement;
+        const values = params.map((param, i) => {
+          if (param === null || param === undefined) return null;
+          const serializer = options?.serializers?.[types[i]!] ?? client.serializers[types[i]!];
+          return serializer ? serializer(param) : String(param);
+        });
+        messages.push(...(await send(serialize.bind({ statement: statement.name, values }))));
+        messages.push(...(await send(serialize.describe({ type: 'P' }))));
+        messages.push(...(await send(serialize.execute({}))));
+      } catch (err) {
+        const code = (err as { code?: string }).code;
+        if (code !== undefined && STALE_STATEMENT.has(code)) names.delete(text);
+        if (err instanceof Error) Object.assign(err, { query: text, params, queryOptions: options });
+        throw err;
+      } finally {
+        messages.push(...(await send(serialize.sync())));
+      }
+      if (!inTransaction) await client.syncToFs();
+      return parse.parseResults(messages, client.parsers, options)[0] as Results<T>;
+    });
+  }
+
+  const query = client.query.bind(client);
+  const exec = client.exec.bind(client);
+  const transaction = client.transaction.bind(client);
+  client.query = (async <T>(text: string, params?: unknown[], options?: QueryOptions) => {
+    if (!namedFor(text, params, options)) return query<T>(text, params, options);
+    return client._runExclusiveTransaction(() => run<T>(text, params!, options, false));
+  }) as PGlite['query'];
+  client.exec = async (text: string, options?: QueryOptions) => {
+    try {
+      return await exec(text, options);
+    } finally {
+      if (/\b(discard|deallocate)\b/i.test(text)) names.clear();
+    }
+  };
+  client.transaction = (<T>(callback: (tx: Transaction) => Promise<T>) =>
+    transaction((tx) => {
+      const txQuery = tx.query.bind(tx);
+      tx.query = (async <R>(text: string, params?: unknown[], options?: QueryOptions) => {
+        if (tx.closed || !namedFor(text, params, options)) return txQuery<R>(text, params, options);
+        return run<R>(text, params!, options, true);
+      }) as Transaction['query'];
+      return callback(tx);
+    })) as PGlite['transaction'];
   return client;
 }
 
