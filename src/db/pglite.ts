@@ -189,16 +189,20 @@ export function withNamedStatements(client: PGlite): PGlite {
   const send = (message: Uint8Array): Promise<BackendMessage[]> =>
     client.execProtocolStream(message, { syncToFs: false });
 
-  /** Texts run once so far: a statement is named at its second run, so one-off texts never are. */
+  /** A statement is its text and the parameter types the caller declared, if any. */
+  const keyOf = (text: string, options?: QueryOptions): string =>
+    options?.paramTypes?.length ? `${text}\0${options.paramTypes.join(',')}` : text;
+  /** Statements run once so far: a statement is named at its second run, so one-off texts never are. */
   const seen = new Set<string>();
   const namedFor = (text: string, params: unknown[] | undefined, options?: QueryOptions): boolean => {
     if (!client.ready || !params?.length || options?.blob || options?.onNotice) return false;
     if (params.length > MAX_NAMED_PARAMS || text.length > MAX_NAMED_TEXT) return false;
-    if (names.has(text)) return true;
+    const key = keyOf(text, options);
+    if (names.has(key)) return true;
     if (names.size >= MAX_PGLITE_NAMED_STATEMENTS) return false;
-    if (seen.has(text)) return true;
+    if (seen.has(key)) return true;
     if (seen.size >= MAX_PGLITE_NAMED_STATEMENTS) seen.clear();
-    seen.add(text);
+    seen.add(key);
     return false;
   };
 
@@ -211,7 +215,8 @@ export function withNamedStatements(client: PGlite): PGlite {
   ) {
     return client._runExclusiveQuery(async () => {
       const messages: BackendMessage[] = [];
-      let statement = names.get(text);
+      const key = keyOf(text, options);
+      let statement = names.get(key);
       try {
         if (!statement) {
           const name = `p${++counter}`;
@@ -224,7 +229,7 @@ export function withNamedStatements(client: PGlite): PGlite {
             await send(serialize.describe({ type: 'S', name })),
           );
           statement = { name, types };
-          names.set(text, statement);
+          names.set(key, statement);
         }
         const { types } = statement;
         const values = params.map((param, i) => {
@@ -237,7 +242,7 @@ export function withNamedStatements(client: PGlite): PGlite {
         messages.push(...(await send(serialize.execute({}))));
       } catch (err) {
         const code = (err as { code?: string }).code;
-        if (code !== undefined && STALE_STATEMENT.has(code)) names.delete(text);
+        if (code !== undefined && STALE_STATEMENT.has(code)) names.delete(key);
         if (err instanceof Error) Object.assign(err, { query: text, params, queryOptions: options });
         throw err;
       } finally {

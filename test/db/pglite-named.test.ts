@@ -53,6 +53,16 @@ describe('withNamedStatements', () => {
     ]);
   });
 
+  test('the same text with other declared parameter types is another statement', async () => {
+    const text = 'select $1 as v';
+    const asText = { paramTypes: [25] };
+    const asInt = { paramTypes: [23] };
+    for (let i = 0; i < 2; i++) {
+      expect((await client.query(text, ['7'], asText)).rows).toEqual([{ v: '7' }]);
+      expect((await client.query(text, ['7'], asInt)).rows).toEqual([{ v: 7 }]);
+    }
+  });
+
   test('inside a transaction, and a rollback undoes it', async () => {
     await client.transaction(async (tx) => {
       await tx.query('update items set qty = qty + $1 where id = $2', [10, 'a']);
