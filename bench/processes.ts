@@ -200,8 +200,8 @@ export function cpuSeconds(pids: number[]): number {
  * Gives up after `maxMs`; returns how long it waited.
  */
 export async function waitUntilQuiet(pid: number, maxMs = 120_000, busyShare = 0.1): Promise<number> {
-  const started = performance.now();
   if (maxMs <= 0) return 0;
+  const started = performance.now();
   for (;;) {
     const before = cpuSeconds([pid]);
     await new Promise((resolve) => setTimeout(resolve, 1000));

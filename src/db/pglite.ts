@@ -40,10 +40,17 @@ export function openPglite(dataDir: string | undefined): Database & { client: PG
   };
   if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
   const client = dataDir === undefined ? new PGlite(options) : new PGlite(dataDir, options);
-  withNamedStatements(client);
-  withDrizzleParsers(client);
-  yieldingToEventLoop(client);
+  yieldingToEventLoop(forDrizzle(client));
   return wrapPglite(client);
+}
+
+/**
+ * A PGlite for drizzle: named statements, and drizzle's parsers in the client's own table. The
+ * named statements wrap PGlite first, so that they receive the queries without drizzle's parsers.
+ * The service's PGlite and the test databases are made so.
+ */
+export function forDrizzle(client: PGlite): PGlite {
+  return withDrizzleParsers(withNamedStatements(client));
 }
 
 /**
