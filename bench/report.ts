@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { BenchRow } from './harness.js';
+import type { HostCost } from './host.js';
 import type { LoadSettings } from './load.js';
 
 export interface BenchReport {
@@ -10,6 +11,8 @@ export interface BenchReport {
   cpus: number;
   /** 1, 5 and 15 minute load averages at start and end: the machine is shared. */
   loadAverage: { start: number[]; end: number[] };
+  /** What the host's JavaScript, system calls and loopback cost at start and end (bench/host.ts). */
+  host?: { start: HostCost; end: HostCost };
   settings: LoadSettings & { partners: number; databases: string[]; redis: boolean };
   rows: BenchRow[];
 }

@@ -6,7 +6,7 @@
  * 1. PostgreSQL: BENCH_DATABASE_URL, or a fresh esim_bench_<ts> database on the local server
  *    (dropped afterwards); PGlite: a fresh temporary DATA_DIR. Migrated, start-up tasks run
  *    (catalog import), partners and a login user seeded, from this process; then closed.
- * 2. The service is started as `npm start` runs it (`node <its flags> dist/main.js`, compiled first unless
+ * 2. The service is started as `npm start` runs it (`node <its flags> dist/bundle/main.mjs`, built first unless
  *    BENCH_BUILD=0), BENCH_STARTS times (median start-up to GET /ready 200 is reported), sandbox
  *    providers, LOG_LEVEL=warn, rate limits raised out of the way; RSS of its process tree
  *    measured idle.
@@ -20,6 +20,8 @@
  * use ports BASE…BASE+99), BENCH_REDIS_URL (unset = in-process rate-limit counters),
  * BENCH_MODULES (comma list of module names, default all), BENCH_QUIET_MAX_MS (120 000: the longest
  * wait for a quiet service before a module; 0: none).
+ * Prints, and records in the report, what the host costs at start and end (bench/host.ts: a JSON
+ * round trip, a system call, a loopback round trip), so that a slow day reads as the host, not the code.
  * Writes bench/results/latest.json and latest.md.
  */
 import { execFileSync } from 'node:child_process';
@@ -30,6 +32,7 @@ import { fileURLToPath } from 'node:url';
 import { catalogModule } from './catalog.js';
 import { openBenchDatabase } from './database.js';
 import type { BenchContext, BenchDatabaseKind, BenchModule, BenchRow } from './harness.js';
+import { describeHost, measureHost } from './host.js';
 import type { LoadSettings } from './load.js';
 import { loginModule } from './login.js';
 import { memoryModule, RSS_TARGET_MB } from './memory.js';
@@ -165,23 +168,27 @@ async function benchDatabase(database: BenchDatabaseKind): Promise<BenchRow[]> {
 async function main(): Promise<void> {
   const startLoad = loadAverage();
   log(`load average at start: ${startLoad.join(' ')}`);
+  const startHost = await measureHost();
+  log(`host at start: ${describeHost(startHost)}`);
   if (process.env.BENCH_BUILD !== '0') {
-    log('compiling the service (tsc -p tsconfig.build.json) …');
-    const root = fileURLToPath(new URL('../', import.meta.url));
-    execFileSync(join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.build.json'], {
-      cwd: root,
+    log('building the service (npm run build:server: tsc, then the bundle) …');
+    execFileSync('npm', ['run', '--silent', 'build:server'], {
+      cwd: fileURLToPath(new URL('../', import.meta.url)),
       stdio: 'inherit',
     });
   }
   const rows: BenchRow[] = [];
   for (const database of databases) rows.push(...(await benchDatabase(database)));
   const endLoad = loadAverage();
+  const endHost = await measureHost();
   process.stdout.write(`\n${printTable(rows)}\n\n`);
   process.stdout.write(`load average: start ${startLoad.join(' ')}, end ${endLoad.join(' ')}\n`);
+  process.stdout.write(`host: start ${describeHost(startHost)}; end ${describeHost(endHost)}\n`);
   const failed = rows.filter((r) => r.pass === false).length;
   process.stdout.write(`${failed === 0 ? 'every target met' : `${failed} target(s) missed`}\n`);
   const file = writeReport({
     loadAverage: { start: startLoad, end: endLoad },
+    host: { start: startHost, end: endHost },
     settings: { ...settings, partners: partnerCount, databases, redis: Boolean(process.env.BENCH_REDIS_URL) },
     rows,
   });
