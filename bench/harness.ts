@@ -28,7 +28,7 @@ export interface BenchContext {
   settings: LoadSettings;
   /** Interleaved rounds of a scenario and its reference (runPair). */
   rounds: number;
-  /** The service under test, running (`node dist/main.js`). */
+  /** The service under test, running (as `npm start` runs it). */
   service: ServiceProcess;
   seed: BenchSeed;
   /** PostgreSQL: the bench database's URL (reference servers that share it, e.g. the order floor). */

@@ -56,7 +56,7 @@ export interface ServiceProcess {
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 /**
- * The service as `npm start` runs it: `node dist/main.js` (compiled), configured only through the
+ * The service as `npm start` runs it: `node <flags> dist/bundle/main.mjs` (built), configured only through the
  * environment, on `port`. Resolves once GET /ready answers 200.
  */
 export async function startService(
@@ -65,7 +65,8 @@ export async function startService(
   nodeArgs: string[] = [],
 ): Promise<ServiceProcess> {
   const started = performance.now();
-  const child = spawn(process.execPath, [...startFlags(), ...nodeArgs, 'dist/main.js'], {
+  const { flags, entry } = startCommand();
+  const child = spawn(process.execPath, [...flags, ...nodeArgs, entry], {
     cwd: ROOT,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}` },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -91,15 +92,20 @@ export async function startService(
   return { process: child, port, base, startMs, stop: () => stopChild(child) };
 }
 
-/** The node flags of `npm start` (`exec node <flags> dist/main.js` in package.json): the bench runs what users run. */
-export function startFlags(): string[] {
+/**
+ * The node flags and entry file of `npm start` (`exec node <flags> dist/….mjs` in package.json):
+ * the bench runs what users run.
+ */
+export function startCommand(): { flags: string[]; entry: string } {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
     scripts: Record<string, string>;
   };
-  const match = /\bnode\s+(.*?)\s*dist\/main\.js/.exec(pkg.scripts.start ?? '');
+  const match = /\bnode\s+(.*?)\s*(dist\/\S+\.m?js)\s*$/.exec(pkg.scripts.start ?? '');
   if (!match)
-    throw new Error('package.json "start" no longer runs node dist/main.js: update bench/processes.ts');
-  return match[1]!.split(/\s+/).filter(Boolean);
+    throw new Error(
+      'package.json "start" no longer runs node <flags> dist/<entry>: update bench/processes.ts',
+    );
+  return { flags: match[1]!.split(/\s+/).filter(Boolean), entry: match[2]! };
 }
 
 function stopChild(child: ChildProcess): Promise<void> {

@@ -1,7 +1,7 @@
 /**
  * `npx tsx bench/profile.ts [path …]`: the service under load with `node --cpu-prof`, then its top
  * self-time functions. Seeds like `npm run bench` (BENCH_PROFILE_DB=postgresql|pglite), starts
- * `node --cpu-prof dist/main.js` (build first: npm run build:server), drives each path for
+ * the service as `npm start` runs it with `--cpu-prof` (build first: npm run build:server), drives each path for
  * BENCH_DURATION seconds (default 10; paths under /api/public/v1 get a partner key; the path
  * "login" posts the seeded login, "orders" places Partner orders with the partners' keys in turn), stops it and prints the 25 functions with the most self time.
  * The .cpuprofile stays in bench/results/profiles/ (open it in Chrome DevTools). Each path also
