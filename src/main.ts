@@ -44,6 +44,11 @@ async function main(): Promise<void> {
   });
 
   await app.listen({ port: config.port, host: config.host });
+  container
+    .warmUp()
+    .catch((err: unknown) =>
+      log.warn({ err: String(err) }, 'warm-up failed; the first search builds its index'),
+    );
   log.info(`docs at ${config.publicBaseUrl}/docs`);
 }
 
