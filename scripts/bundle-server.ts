@@ -26,7 +26,7 @@
 import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
-export const SERVER_EXTERNALS = [
+const SERVER_EXTERNALS = [
   '@node-rs/argon2',
   '@electric-sql/pglite',
   'pg-native',
