@@ -171,7 +171,7 @@ async function main(): Promise<void> {
   const startHost = await measureHost();
   log(`host at start: ${describeHost(startHost)}`);
   if (process.env.BENCH_BUILD !== '0') {
-    log('building the service (npm run build:server: tsc, then the bundle) …');
+    log('building the service (npm run build:server: the esbuild bundle) …');
     execFileSync('npm', ['run', '--silent', 'build:server'], {
       cwd: fileURLToPath(new URL('../', import.meta.url)),
       stdio: 'inherit',
