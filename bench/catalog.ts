@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { get } from 'node:http';
 import { join } from 'node:path';
 import type { BenchContext, BenchModule, BenchRow } from './harness.js';
 import { ratioRow } from './harness.js';
@@ -10,9 +11,13 @@ import { type ChildServer, startChild } from './processes.js';
  * request (captured first), run one after the other with the same load. Target ≥ 0.9× on both
  * databases.
  *
- * For the small detail bodies, where per-request overhead dominates, a report row also measures
- * Fastify alone (bench/fastify-server.ts: one route, the same bytes, nothing else) against the same
- * bare server, once per run (on the first database): the ceiling the framework itself leaves.
+ * For the small detail bodies, where per-request overhead dominates, two report rows measure
+ * against the same bare server, once per run (on the first database):
+ * - Fastify alone (bench/fastify-server.ts: one route, the same bytes, nothing else): the ceiling
+ *   the framework itself leaves;
+ * - bare node:http sending the headers the service sent (its security headers, ETag, request id,
+ *   and on the Partner API x-livemode and the X-RateLimit-* trio): the ceiling those headers leave,
+ *   node's own work and the load generator's for each of them.
  */
 const ENDPOINTS = [
   { name: 'Mobile GET /destinations', path: '/api/v1/destinations', partner: false },
@@ -58,6 +63,7 @@ export const catalogModule: BenchModule = {
         rows.push(ratioRow(endpoint.name, ctx, result, reference, MIN_CATALOG_RATIO));
         if (endpoint.framework && ctx.database === 'postgresql') {
           rows.push(await frameworkCeiling(ctx, endpoint.name, bare, file, contentType));
+          rows.push(await headersCeiling(ctx, endpoint.name, bare, url, headers, file, contentType));
         }
       } finally {
         await bare.stop();
@@ -95,5 +101,73 @@ async function frameworkCeiling(
     };
   } finally {
     await fastify.stop();
+  }
+}
+
+/**
+ * The response headers the service sends to the load generator's request (no Accept-Encoding), as
+ * a flat name, value… list; without the ones node:http adds by itself (Date, Connection,
+ * Keep-Alive) and the request id, which the bare server makes per response.
+ */
+function serviceHeaders(url: string, headers: Record<string, string>): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (response) => {
+      response.resume();
+      if (response.statusCode !== 200) return reject(new Error(`${url} answered ${response.statusCode}`));
+      const own = new Set(['date', 'connection', 'keep-alive', 'x-request-id']);
+      const flat: string[] = [];
+      const raw = response.rawHeaders;
+      for (let i = 0; i < raw.length; i += 2)
+        if (!own.has(raw[i]!.toLowerCase())) flat.push(raw[i]!, raw[i + 1]!);
+      resolve(flat);
+    }).on('error', reject);
+  });
+}
+
+/** Bare node:http sending the service's headers with the same bytes, against the usual bare server (report only). */
+async function headersCeiling(
+  ctx: BenchContext,
+  endpointName: string,
+  bare: ChildServer,
+  serviceUrl: string,
+  requestHeaders: Record<string, string>,
+  bodyFile: string,
+  contentType: string,
+): Promise<BenchRow> {
+  const sent = await serviceHeaders(serviceUrl, requestHeaders);
+  const headersFile = `${bodyFile}.headers.json`;
+  writeFileSync(headersFile, JSON.stringify(sent));
+  const count = sent.length / 2 + 1; // and the request id
+  const withHeaders = await startChild('./bare-server.ts', {
+    port: ctx.nextPort(),
+    args: [bodyFile, contentType, headersFile],
+  });
+  try {
+    ctx.log(
+      `bare node:http with the service's ${count} headers (${endpointName}) and with 2, ${ctx.rounds} rounds …`,
+    );
+    const { reference, result } = await runPair(
+      { name: 'bare node:http, same bytes', url: `http://127.0.0.1:${bare.port}/`, pid: bare.process.pid! },
+      {
+        name: `bare node:http, ${count} headers`,
+        url: `http://127.0.0.1:${withHeaders.port}/`,
+        pid: withHeaders.process.pid!,
+      },
+      ctx.settings,
+      ctx.rounds,
+    );
+    return {
+      ...ratioRow(
+        `bare node:http + the service's ${count} headers, ${endpointName}`,
+        ctx,
+        result,
+        reference,
+        undefined,
+      ),
+      database: '-',
+      rssMb: undefined,
+    };
+  } finally {
+    await withHeaders.stop();
   }
 }
