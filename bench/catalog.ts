@@ -62,8 +62,23 @@ export const catalogModule: BenchModule = {
         );
         rows.push(ratioRow(endpoint.name, ctx, result, reference, MIN_CATALOG_RATIO));
         if (endpoint.framework && ctx.database === 'postgresql') {
-          rows.push(await frameworkCeiling(ctx, endpoint.name, bare, file, contentType));
-          rows.push(await headersCeiling(ctx, endpoint.name, bare, url, headers, file, contentType));
+          rows.push(
+            await ceilingRow(ctx, bare, `Fastify alone, bytes of ${endpoint.name}`, {
+              name: 'Fastify alone',
+              entry: './fastify-server.ts',
+              args: [file, contentType],
+            }),
+          );
+          const sent = await serviceHeaders(url, headers);
+          writeFileSync(`${file}.headers.json`, JSON.stringify(sent));
+          const count = sent.length / 2 + 1; // and the request id
+          rows.push(
+            await ceilingRow(ctx, bare, `bare node:http + the service's ${count} headers, ${endpoint.name}`, {
+              name: `bare node:http, ${count} headers`,
+              entry: './bare-server.ts',
+              args: [file, contentType, `${file}.headers.json`],
+            }),
+          );
         }
       } finally {
         await bare.stop();
@@ -73,34 +88,28 @@ export const catalogModule: BenchModule = {
   },
 };
 
-/** Fastify alone answering the same bytes, against the same bare server (report only). */
-async function frameworkCeiling(
+/**
+ * A report row: another server answering the same bytes (`entry` with `args`), against the same
+ * bare server, once. The RSS column stays empty: it is the service's, and that process is not.
+ */
+async function ceilingRow(
   ctx: BenchContext,
-  endpointName: string,
   bare: ChildServer,
-  bodyFile: string,
-  contentType: string,
+  scenario: string,
+  server: { name: string; entry: string; args: string[] },
 ): Promise<BenchRow> {
-  const fastify = await startChild('./fastify-server.ts', {
-    port: ctx.nextPort(),
-    args: [bodyFile, contentType],
-  });
+  const child = await startChild(server.entry, { port: ctx.nextPort(), args: server.args });
   try {
-    ctx.log(`Fastify alone (same bytes as ${endpointName}) and bare node:http, ${ctx.rounds} rounds …`);
+    ctx.log(`${scenario} and bare node:http, ${ctx.rounds} rounds …`);
     const { reference, result } = await runPair(
       { name: 'bare node:http, same bytes', url: `http://127.0.0.1:${bare.port}/`, pid: bare.process.pid! },
-      { name: 'Fastify alone', url: `http://127.0.0.1:${fastify.port}/`, pid: fastify.process.pid! },
+      { name: server.name, url: `http://127.0.0.1:${child.port}/`, pid: child.process.pid! },
       ctx.settings,
       ctx.rounds,
     );
-    return {
-      ...ratioRow(`Fastify alone, bytes of ${endpointName}`, ctx, result, reference, undefined),
-      database: '-',
-      // The RSS column is the service's: Fastify's own process is not the service.
-      rssMb: undefined,
-    };
+    return { ...ratioRow(scenario, ctx, result, reference, undefined), database: '-', rssMb: undefined };
   } finally {
-    await fastify.stop();
+    await child.stop();
   }
 }
 
@@ -122,52 +131,4 @@ function serviceHeaders(url: string, headers: Record<string, string>): Promise<s
       resolve(flat);
     }).on('error', reject);
   });
-}
-
-/** Bare node:http sending the service's headers with the same bytes, against the usual bare server (report only). */
-async function headersCeiling(
-  ctx: BenchContext,
-  endpointName: string,
-  bare: ChildServer,
-  serviceUrl: string,
-  requestHeaders: Record<string, string>,
-  bodyFile: string,
-  contentType: string,
-): Promise<BenchRow> {
-  const sent = await serviceHeaders(serviceUrl, requestHeaders);
-  const headersFile = `${bodyFile}.headers.json`;
-  writeFileSync(headersFile, JSON.stringify(sent));
-  const count = sent.length / 2 + 1; // and the request id
-  const withHeaders = await startChild('./bare-server.ts', {
-    port: ctx.nextPort(),
-    args: [bodyFile, contentType, headersFile],
-  });
-  try {
-    ctx.log(
-      `bare node:http with the service's ${count} headers (${endpointName}) and with 2, ${ctx.rounds} rounds …`,
-    );
-    const { reference, result } = await runPair(
-      { name: 'bare node:http, same bytes', url: `http://127.0.0.1:${bare.port}/`, pid: bare.process.pid! },
-      {
-        name: `bare node:http, ${count} headers`,
-        url: `http://127.0.0.1:${withHeaders.port}/`,
-        pid: withHeaders.process.pid!,
-      },
-      ctx.settings,
-      ctx.rounds,
-    );
-    return {
-      ...ratioRow(
-        `bare node:http + the service's ${count} headers, ${endpointName}`,
-        ctx,
-        result,
-        reference,
-        undefined,
-      ),
-      database: '-',
-      rssMb: undefined,
-    };
-  } finally {
-    await withHeaders.stop();
-  }
 }
