@@ -6,12 +6,12 @@
  * checks them.
  *
  * Why one file: Node 20 loads about 1 200 modules to start the service (TypeBox alone ~500 files,
- * drizzle ~230, yaml ~155), each resolved, read, compiled and linked on its own. That was half of
- * the start-up (0.9 of 1.8–2.5 s on a slow day); the bundle starts in 1.15–1.6 s on the same host
- * (docs/performance.md, "Start-up"). Nothing is minified, so function names in CPU profiles and
- * logs stay readable. Building takes ~2 s where tsc's emit took ~15 s.
+ * drizzle ~230, yaml ~155), each resolved, read, compiled and linked on its own, and that was
+ * about half of the start-up (docs/performance.md, "Start-up"). Nothing is minified, so function
+ * names in CPU profiles and logs stay readable. esbuild only strips types, so the build stays a
+ * small step of `npm install` and `npm test`.
  *
- * Left outside, loaded from node_modules as before:
+ * Left outside (scripts/server-externals.ts), loaded from node_modules, so runtime dependencies:
  * - native or WebAssembly code, found next to its package: @node-rs/argon2, @electric-sql/pglite;
  * - pg-native (optional, never installed);
  * - what the service loads only when used, through createRequire or import(): the API reference
@@ -25,17 +25,7 @@
  */
 import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
-
-const SERVER_EXTERNALS = [
-  '@node-rs/argon2',
-  '@electric-sql/pglite',
-  'pg-native',
-  '@scalar/fastify-api-reference',
-  'stripe',
-  'ioredis',
-  'nodemailer',
-  'pino',
-];
+import { SERVER_EXTERNALS } from './server-externals.js';
 
 // Chunk names change with their content: nothing from an earlier build (or tsc's former output) lingers.
 rmSync('dist', { recursive: true, force: true });
@@ -49,7 +39,7 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  external: SERVER_EXTERNALS,
+  external: [...SERVER_EXTERNALS],
   // CommonJS packages inside an ES module bundle still call require() for Node's built-ins.
   banner: {
     js: "import { createRequire as __bundleCreateRequire } from 'node:module'; const require = __bundleCreateRequire(import.meta.url);",
