@@ -336,7 +336,7 @@ export function createContainer(deps: ContainerDeps) {
     /**
      * Work that only makes first requests faster, run by `npm start` once it listens so that
      * readiness does not wait for it: the catalogue search index (every country's names in ~85
-     * languages, 100–400 ms of CPU), built a few countries per turn of the event loop. A search
+     * languages, the largest start-up task), built a few countries per turn of the event loop. A search
      * that comes first completes the index itself.
      */
     warmUp(): Promise<void> {

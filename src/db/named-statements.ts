@@ -12,7 +12,7 @@ export const MAX_NAMED_STATEMENTS = 2000;
  * Statements without parameters (BEGIN, COMMIT, DDL) stay simple queries.
  *
  * Measured on the order path: parse and plan were about half of PostgreSQL's time per statement
- * (docs/performance.md, Order path).
+ * (docs/performance.md, "Statements built once and named").
  */
 export function nameStatementsByText(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;

@@ -33,10 +33,10 @@ interface Preparable<R> {
  * value; each call binds `values` and runs it on the database or transaction it is given, with
  * the same results as the builder's own execute.
  *
- * Why: building a statement (Drizzle walking its SQL chunks) cost about a third of the service's
- * CPU per order (docs/performance.md, Order path). Drizzle's own `.prepare()` keeps the built
- * statement but is bound to the session it was made on (the pool), so it cannot run inside a
- * transaction; here the built statement is kept and the caller's connection is swapped in. That
+ * Why: building a statement (Drizzle walking its SQL chunks) was the largest share of the
+ * service's CPU per order (docs/performance.md, "Statements built once and named"). Drizzle's own
+ * `.prepare()` keeps the built statement but is bound to the session it was made on (the pool),
+ * so it cannot run inside a transaction; here the built statement is kept and the caller's connection is swapped in. That
  * reaches into the driver sessions' `client` field (drizzle-orm is pinned to an exact version);
  * test/db/reusable.test.ts checks on both databases that a run inside a transaction uses that
  * transaction.
@@ -75,7 +75,7 @@ const prefixedNames = new Map<string, Map<string, string>>();
 
 /**
  * The values of `placeholders(columns, prefix)` from a row. The names are built once: composing
- * them per call (fresh strings for every key) made this 2× slower, on every order.
+ * them per call would make fresh strings for every key of every order.
  */
 export function prefixed(prefix: string, row: Record<string, unknown>): Record<string, unknown> {
   let names = prefixedNames.get(prefix);

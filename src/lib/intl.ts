@@ -1,8 +1,8 @@
 /**
- * Shared Intl formatters, one per (kind, locale, options). Building one costs 50–100 µs and
- * 10–20 KB of ICU memory outside V8's heap that is freed only when V8 collects the wrapper, so a
- * formatter built per call (a receipt's date and amounts) kept megabytes of ICU objects alive under
- * load and fragmented the process's malloc heap (docs/performance.md, "Intl formatters").
+ * Shared Intl formatters, one per (kind, locale, options). Building one is slow and takes ICU
+ * memory outside V8's heap that is freed only when V8 collects the wrapper, so a formatter built
+ * per call (a receipt's date and amounts) kept megabytes of ICU objects alive under load and
+ * fragmented the process's malloc heap (docs/performance.md, "Intl formatters").
  * Formatters hold no per-call state, so one instance serves every caller.
  *
  * Keys come from fixed sets (our locales, currencies, units); the bound only guards a caller that

@@ -18,14 +18,13 @@ function chunk(type: string, data: Buffer): Buffer {
  * pixels `qrcode`'s own PNG renderer draws (test/lib/qr-png.test.ts compares them), written as a
  * 1-bit greyscale PNG.
  *
- * Why not `QRCode.toBuffer`: its encoder (pngjs) writes 8-bit RGBA only, so a 440 px code took a
- * 774 KB pixel buffer and a second one for the filtered rows, ~2 MB of short-lived buffers per
- * image, and 9.5 ms on the event loop. The worker renders one per eSIM of every receipt; 200 codes
- * in a row held 27 MB of dead buffers until a collection (docs/performance.md, "Receipt QR
- * codes"). One bit per pixel is 25 KB of rows for the same image. Each module row is drawn once
- * and its pixel rows copied, and zlib's default level compresses these rows as well as level 9
- * did (724 against 728 bytes) in less time: 0.55 ms per image in all, against 1.4 ms drawing
- * every pixel and deflating at level 9. Only the QR matrix comes from the library.
+ * Why not `QRCode.toBuffer`: its encoder (pngjs) writes 8-bit RGBA only, 32 times the bytes of
+ * one bit per pixel, plus a second buffer for the filtered rows, all short-lived and all on the
+ * event loop. The worker renders one per eSIM of every receipt, so a burst of checkouts piled up
+ * dead buffers until a collection (docs/performance.md, "Receipt QR codes"). Each module row is
+ * drawn once and its pixel rows copied (they are identical), and zlib's default level is used:
+ * these two-colour rows compress no better at level 9, only slower. Only the QR matrix comes
+ * from the library.
  */
 export function qrPng(text: string, width: number): Buffer {
   const { size, data } = QRCode.create(text, { errorCorrectionLevel: 'M' }).modules;

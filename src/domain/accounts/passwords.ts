@@ -18,8 +18,8 @@ export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 256;
 
 /**
- * argon2id with the library defaults (m=19456 KiB, t=2, p=1: the OWASP recommendation, about
- * 7 ms here). Hashing is slow on purpose, so callers hash before opening a transaction.
+ * argon2id with the library defaults (m=19456 KiB, t=2, p=1: the OWASP recommendation). Hashing
+ * is slow on purpose, so callers hash before opening a transaction.
  */
 export function hashPassword(password: string): Promise<string> {
   assertPasswordLength(password, 'password');

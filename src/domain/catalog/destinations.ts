@@ -49,7 +49,7 @@ function countrySearchKey(c: CountryInfo): SearchKey {
 }
 
 /**
- * Built once per process: every country's names in ~85 languages take 100–400 ms of CPU.
+ * Built once per process: every country's names in ~85 languages, too much CPU for one turn.
  * `npm start` builds it after the server listens (warmSearchIndex, through the container's
  * warmUp), a few countries per turn of the event loop; a search that comes first completes it at
  * once.
@@ -63,7 +63,7 @@ function countryKey(code: string): SearchKey {
   return countryKeys.get(code)!;
 }
 
-/** Countries indexed per turn of the event loop while warming (~5–10 ms of CPU each turn). */
+/** Countries indexed per turn of the event loop while warming: small enough that requests keep flowing. */
 const WARM_BATCH = 10;
 
 /**

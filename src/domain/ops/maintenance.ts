@@ -120,9 +120,9 @@ export function createMaintenance(deps: {
     }
     if (deps.vacuum) {
       // Every table, so that nothing with churn is forgotten; pages where nothing changed since
-      // the last run are skipped (visibility map): 20–45 ms per run on PGlite with 6 000 orders of
-      // history. It also refreshes each table's row count for the planner. No ANALYZE: it costs
-      // 100–300 ms there, holding PGlite's one connection, and the queries are index lookups
+      // the last run are skipped (visibility map), so a run costs what changed, not the history.
+      // It also refreshes each table's row count for the planner. No ANALYZE: it reads a sample
+      // of every table while holding PGlite's one connection, and the queries are index lookups
       // (docs/performance.md, "Dead rows").
       const started = performance.now();
       await db.execute(sql`vacuum`);
