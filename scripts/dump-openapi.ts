@@ -1,7 +1,7 @@
 /**
  * Writes the three OpenAPI documents to `openapi/{mobile,partner,admin}.json` from the route
  * schemas, without a server or a database on disk. The web app's client and the Partner SDK are
- * generated from these files; `npm run openapi:check` fails when they are stale.
+ * generated from these files (`npm run generate` runs this first; `generate:check` fails when stale).
  *
  *   tsx scripts/dump-openapi.ts           # write
  *   tsx scripts/dump-openapi.ts --check   # exit 1 when a written file differs
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
       if (check) {
         const current = await readFile(file, 'utf8').catch(() => '');
         if (current !== text) {
-          process.stderr.write(`openapi/${name}.json is stale: run npm run openapi:dump\n`);
+          process.stderr.write(`openapi/${name}.json is stale: run npm run generate\n`);
           stale++;
         }
       } else {

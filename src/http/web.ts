@@ -3,26 +3,14 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { CLIENT_PATHS } from '../lib/client-paths.js';
 
 /**
- * The web app's client routes (web/src/routes.tsx). Each answers index.html on a direct load or
- * reload; no other path falls back to the app, so an unknown /api path keeps its JSON 404.
+ * The web app's client routes (src/lib/client-paths.ts, the list the router is built from). Each
+ * answers index.html on a direct load or reload; no other path falls back to the app, so an
+ * unknown /api path keeps its JSON 404.
  */
-export const CLIENT_ROUTES = [
-  '/',
-  '/destinations/:code',
-  '/login',
-  '/register',
-  '/forgot-password',
-  '/reset-password',
-  '/esims',
-  '/orders',
-  '/wallet',
-  '/support',
-  '/account',
-  '/api-keys',
-  '/partner',
-] as const;
+export const CLIENT_ROUTES: readonly string[] = CLIENT_PATHS.map((p) => p.path);
 
 /** Hashed file names change with their content, so browsers may keep them for a year. */
 export const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';

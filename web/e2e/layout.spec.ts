@@ -9,6 +9,7 @@ import {
   screenshot,
   VIEWPORTS,
 } from './helpers';
+import { CLIENT_PATHS } from '../../src/lib/client-paths';
 
 /**
  * Every page at 390×844 and 1280×800: no horizontal scroll, no serious or critical axe-core
@@ -77,6 +78,17 @@ async function check(page: Page, name: string, url: string, ready: (page: Page) 
     await screenshot(page, name);
   }
 }
+
+test('every client route (src/lib/client-paths.ts) has its layout check below', () => {
+  const checked = new Set([...publicPages, ...accountPages].map(([name]) => name));
+  const signedIn = new Set(accountPages.map(([name]) => name));
+  for (const { page, signedIn: needsSession } of CLIENT_PATHS) {
+    expect(checked.has(page), `${page} has no layout check`).toBe(true);
+    expect(signedIn.has(page), `${page} is checked ${needsSession ? 'without' : 'with'} a session`).toBe(
+      needsSession,
+    );
+  }
+});
 
 test('public pages: no horizontal scroll, accessible, screenshots', async ({ page }) => {
   test.setTimeout(240_000);

@@ -1,20 +1,7 @@
 import { expect, test } from '@playwright/test';
+import { CLIENT_PATHS } from '../../src/lib/client-paths';
 
-const CLIENT_ROUTES = [
-  '/',
-  '/destinations/TR',
-  '/login',
-  '/register',
-  '/forgot-password',
-  '/reset-password?token=abc',
-  '/esims',
-  '/orders',
-  '/wallet',
-  '/support',
-  '/account',
-  '/api-keys',
-  '/partner',
-];
+const CLIENT_ROUTES = CLIENT_PATHS.map((p) => p.example);
 
 test('every client route answers the app on a direct load, without caching the HTML', async ({ request }) => {
   for (const path of CLIENT_ROUTES) {

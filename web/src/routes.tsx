@@ -1,4 +1,5 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
+import { CLIENT_PATHS, type ClientPage } from '../../src/lib/client-paths';
 import { Layout } from './components/Layout';
 import { RequireAuth } from './components/RequireAuth';
 import { RouteError } from './components/RouteError';
@@ -6,36 +7,46 @@ import { NotFound } from './pages/NotFound';
 import { Storefront } from './pages/Storefront';
 
 /**
- * The client routes. The server answers index.html for exactly these paths (src/http/web.ts:
- * CLIENT_ROUTES); everything else under them is a client-side 404 page. The storefront is in the
- * main bundle; every other page is its own chunk.
+ * The client routes, from the one list in src/lib/client-paths.ts (the server answers index.html
+ * for exactly those paths); everything else is the client-side 404 page. The storefront is in
+ * the main bundle; every other page is its own chunk.
  */
-const page = (load: () => Promise<{ default: React.ComponentType }>): Pick<RouteObject, 'lazy'> => ({
+type Loader = () => Promise<{ default: React.ComponentType }>;
+
+const lazyPage = (load: Loader): Pick<RouteObject, 'lazy'> => ({
   lazy: async () => ({ Component: (await load()).default }),
 });
+
+/** Each page of the list; a page missing here fails the typecheck. */
+const PAGES: Record<ClientPage, Pick<RouteObject, 'element' | 'lazy'>> = {
+  storefront: { element: <Storefront /> },
+  destination: lazyPage(() => import('./pages/Destination')),
+  login: lazyPage(() => import('./pages/Login')),
+  register: lazyPage(() => import('./pages/Register')),
+  'forgot-password': lazyPage(() => import('./pages/ForgotPassword')),
+  'reset-password': lazyPage(() => import('./pages/ResetPassword')),
+  esims: lazyPage(() => import('./pages/Esims')),
+  orders: lazyPage(() => import('./pages/Orders')),
+  wallet: lazyPage(() => import('./pages/Wallet')),
+  support: lazyPage(() => import('./pages/Support')),
+  account: lazyPage(() => import('./pages/Account')),
+  'api-keys': lazyPage(() => import('./pages/ApiKeys')),
+  partner: lazyPage(() => import('./pages/Partner')),
+};
+
+function route(path: string, page: ClientPage): RouteObject {
+  return path === '/' ? { index: true, ...PAGES[page] } : { path: path.slice(1), ...PAGES[page] };
+}
 
 export const routes: RouteObject[] = [
   {
     element: <Layout />,
     errorElement: <RouteError />,
     children: [
-      { index: true, element: <Storefront /> },
-      { path: 'destinations/:code', ...page(() => import('./pages/Destination')) },
-      { path: 'login', ...page(() => import('./pages/Login')) },
-      { path: 'register', ...page(() => import('./pages/Register')) },
-      { path: 'forgot-password', ...page(() => import('./pages/ForgotPassword')) },
-      { path: 'reset-password', ...page(() => import('./pages/ResetPassword')) },
+      ...CLIENT_PATHS.filter((p) => !p.signedIn).map((p) => route(p.path, p.page)),
       {
         element: <RequireAuth />,
-        children: [
-          { path: 'esims', ...page(() => import('./pages/Esims')) },
-          { path: 'orders', ...page(() => import('./pages/Orders')) },
-          { path: 'wallet', ...page(() => import('./pages/Wallet')) },
-          { path: 'support', ...page(() => import('./pages/Support')) },
-          { path: 'account', ...page(() => import('./pages/Account')) },
-          { path: 'api-keys', ...page(() => import('./pages/ApiKeys')) },
-          { path: 'partner', ...page(() => import('./pages/Partner')) },
-        ],
+        children: CLIENT_PATHS.filter((p) => p.signedIn).map((p) => route(p.path, p.page)),
       },
       { path: '*', element: <NotFound /> },
     ],

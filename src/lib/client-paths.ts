@@ -1,0 +1,52 @@
+/**
+ * The web app's client routes, the one list of them: the server answers index.html for exactly
+ * these paths (src/http/web.ts), the router maps each page to its component (web/src/routes.tsx)
+ * and the e2e tests load each one (web/e2e/serving.spec.ts). Plain data with no imports, so the
+ * server bundle, the web build and the tests can all read it.
+ */
+
+export type ClientPage =
+  | 'storefront'
+  | 'destination'
+  | 'login'
+  | 'register'
+  | 'forgot-password'
+  | 'reset-password'
+  | 'esims'
+  | 'orders'
+  | 'wallet'
+  | 'support'
+  | 'account'
+  | 'api-keys'
+  | 'partner';
+
+export interface ClientPath {
+  /** React Router / Fastify pattern (`:name` parameters). */
+  readonly path: string;
+  readonly page: ClientPage;
+  /** Behind the sign-in guard (the page redirects to /login without a session). */
+  readonly signedIn: boolean;
+  /** A concrete URL of this route, for tests. */
+  readonly example: string;
+}
+
+export const CLIENT_PATHS: readonly ClientPath[] = [
+  { path: '/', page: 'storefront', signedIn: false, example: '/' },
+  { path: '/destinations/:code', page: 'destination', signedIn: false, example: '/destinations/TR' },
+  { path: '/login', page: 'login', signedIn: false, example: '/login' },
+  { path: '/register', page: 'register', signedIn: false, example: '/register' },
+  { path: '/forgot-password', page: 'forgot-password', signedIn: false, example: '/forgot-password' },
+  {
+    path: '/reset-password',
+    page: 'reset-password',
+    signedIn: false,
+    example: '/reset-password?token=abc',
+  },
+  { path: '/esims', page: 'esims', signedIn: true, example: '/esims' },
+  { path: '/orders', page: 'orders', signedIn: true, example: '/orders' },
+  { path: '/wallet', page: 'wallet', signedIn: true, example: '/wallet' },
+  { path: '/support', page: 'support', signedIn: true, example: '/support' },
+  { path: '/account', page: 'account', signedIn: true, example: '/account' },
+  { path: '/api-keys', page: 'api-keys', signedIn: true, example: '/api-keys' },
+  { path: '/partner', page: 'partner', signedIn: true, example: '/partner' },
+];
