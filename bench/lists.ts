@@ -132,7 +132,7 @@ async function timeAll(
 export async function runListsBench(env: NodeJS.ProcessEnv): Promise<ListsBenchResult> {
   const rows = intEnv(env, 'BENCH_LIST_ROWS', 10_000);
   const iterations = intEnv(env, 'BENCH_LIST_ITERATIONS', 200);
-  const container = await openContainer(loadConfig({ ...env, WORKER_ENABLED: 'false', LOG_LEVEL: 'warn' }), {
+  const container = await openContainer(loadConfig({ ...env, WORKER_ENABLED: 'false' }), {
     log: silentLogger,
   });
   const app = await buildApp({ container, logger: false });

@@ -69,7 +69,9 @@ export async function startService(
   const child = spawn(process.execPath, [...flags, ...nodeArgs, entry], {
     cwd: ROOT,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}` },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    // stdout is the log, two lines per request at the default level: written, as users' logs are,
+    // to /dev/null rather than into the bench's table (a crash still shows on stderr).
+    stdio: ['ignore', 'ignore', 'inherit'],
   });
   let exited: number | null | undefined;
   child.once('exit', (code) => (exited = code));

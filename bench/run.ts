@@ -8,7 +8,7 @@
  *    (catalog import), partners and a login user seeded, from this process; then closed.
  * 2. The service is started as `npm start` runs it (`node <its flags> dist/bundle/main.mjs`, built first unless
  *    BENCH_BUILD=0), BENCH_STARTS times (median start-up to GET /ready 200 is reported), sandbox
- *    providers, LOG_LEVEL=warn, rate limits raised out of the way; RSS of its process tree
+ *    providers, the default LOG_LEVEL, rate limits raised out of the way; RSS of its process tree
  *    measured idle.
  * 3. Every module of MODULES runs its scenarios against it, each with its reference (bare
  *    node:http serving the same bytes, argon2id verify loop, …) under the same load, once the

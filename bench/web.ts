@@ -41,7 +41,6 @@ async function main(): Promise<void> {
       DATA_DIR: dataDir,
       DATABASE_URL: '',
       REDIS_URL: '',
-      LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
     },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
@@ -19,8 +19,7 @@ import { sandboxSurface } from './sandbox/index.js';
 import { inboundWebhooksSurface } from './webhooks/index.js';
 import { registerOpenApiDocuments } from './shared/openapi.js';
 import { allSecuritySchemes, routeTransform } from './shared/openapi-contract.js';
-import { installMetrics, requestObserver } from './metrics.js';
-import { type CatalogReplay, createCatalogReplay } from './shared/catalog-replay.js';
+import { installMetrics } from './metrics.js';
 import { registerWebApp } from './web.js';
 import { Type } from '@sinclair/typebox';
 import './types.js';
@@ -43,9 +42,6 @@ function requestIdOf(req: IncomingMessage): string {
   const incoming = req.headers['x-request-id'];
   return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
 }
-
-/** Log levels at which Fastify writes lines for every request (incoming, completed). */
-const PER_REQUEST_LOG_LEVELS = new Set(['info', 'debug', 'trace']);
 
 /** The process's pino options (src/lib/log-redaction.ts) for this configuration. */
 export function loggerOptions(config: Readonly<Config>): FastifyServerOptions['logger'] {
@@ -74,8 +70,6 @@ function acceptEmptyJsonBodies(app: FastifyInstance): void {
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { container } = options;
   const { config } = container;
-  // Assigned right after the app is made; the server calls it only once listening.
-  let replay: CatalogReplay = undefined as unknown as CatalogReplay;
   const app = Fastify({
     ...(options.loggerInstance
       ? { loggerInstance: options.loggerInstance }
@@ -85,37 +79,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
     ...securityServerOptions(),
     genReqId: requestIdOf,
-    // Node's HTTP server as Fastify makes it, with the catalog replay in front of Fastify's handler.
-    serverFactory: (handler, opts) => {
-      const server = createServer(opts.http ?? {}, (req, res) => {
-        if (!replay.serve(req, res, () => handler(req, res))) handler(req, res);
-      });
-      // Fastify has filled in its defaults by now (fastify.js); the same settings as its own server.
-      server.keepAliveTimeout = Number(opts.keepAliveTimeout);
-      server.requestTimeout = Number(opts.requestTimeout);
-      server.setTimeout(Number(opts.connectionTimeout));
-      if (Number(opts.maxRequestsPerSocket) > 0)
-        server.maxRequestsPerSocket = Number(opts.maxRequestsPerSocket);
-      return server;
-    },
     ajv: {
       customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false },
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  replay = createCatalogReplay({
-    version: () => container.catalog.version(),
-    requestId: requestIdOf,
-    observe: requestObserver(container),
-    enabled: !PER_REQUEST_LOG_LEVELS.has(app.log.level),
-  });
-  app.addHook('preClose', (done) => {
-    replay.close();
-    done();
-  });
-
   app.decorate('container', container);
-  app.decorate('catalogReplay', replay);
   app.decorateRequest('auth', null);
   app.decorateRequest('partner', null);
   app.decorateRequest('livemode', true);

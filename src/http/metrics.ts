@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { Container } from '../container.js';
 import { AppError } from '../domain/errors.js';
 import { safeEqual } from '../lib/crypto.js';
 import { parseBearer } from './shared/auth.js';
@@ -13,12 +12,11 @@ import { parseBearer } from './shared/auth.js';
 export function installMetrics(app: FastifyInstance): void {
   const { metrics, config } = app.container;
   const token = config.metricsToken;
-  const observe = requestObserver(app.container);
-  if (!observe || !token) return;
+  if (!metrics.enabled || !token) return;
 
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    observe(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    metrics.observeRequest(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
@@ -28,13 +26,4 @@ export function installMetrics(app: FastifyInstance): void {
     const body = await metrics.registry.metrics();
     return reply.header('cache-control', 'no-store').type(metrics.registry.contentType).send(body);
   });
-}
-
-/** Records one request's duration; undefined when request metrics are off (no METRICS_TOKEN). */
-export function requestObserver(
-  container: Container,
-): ((method: string, route: string, statusCode: number, seconds: number) => void) | undefined {
-  const { metrics, config } = container;
-  if (!metrics.enabled || !config.metricsToken) return undefined;
-  return (method, route, statusCode, seconds) => metrics.observeRequest(method, route, statusCode, seconds);
 }

@@ -1,5 +1,4 @@
 import type { Container } from '../container.js';
-import type { CatalogReplay } from './shared/catalog-replay.js';
 import type { Account } from '../domain/sessions/sessions.service.js';
 
 export interface MobileAuth {
@@ -11,8 +10,6 @@ export interface MobileAuth {
 declare module 'fastify' {
   interface FastifyInstance {
     container: Container;
-    /** Catalogue responses answered before routing (src/http/shared/catalog-replay.ts). */
-    catalogReplay: CatalogReplay;
   }
   interface FastifyRequest {
     /** Set by the Mobile surface's auth hook: null when the request carries no valid session. */

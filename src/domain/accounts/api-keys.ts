@@ -157,14 +157,6 @@ export function createApiKeyService(deps: { db: Db; clock: Clock }) {
     },
 
     /**
-     * The account `authenticateForCatalog(key)` would return now without a database read, or
-     * undefined when it would have to read (no check in the last CATALOG_KEY_CACHE_MS).
-     */
-    checkedForCatalog(key: string): Account | undefined {
-      return modeOfKey(key) ? catalogChecks.get(sha256Hex(key)) : undefined;
-    },
-
-    /**
      * Every key of the account (live and test) stops working at once; used when the credentials
      * change (change-password, completed reset). Pass `tx` to commit with the caller's change.
      */

@@ -99,13 +99,12 @@ const notFound = () => new AppError('COUNTRY_NOT_FOUND', 'Destination not found'
 
 export async function destinationsRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const cache = createCatalogResponseCache(app.container.catalog, app.catalogReplay);
+  const cache = createCatalogResponseCache(app.container.catalog);
 
   r.get(
     '/destinations',
     {
       config: { auth: 'optional' },
-      onResponse: app.catalogReplay.record,
       schema: {
         summary: 'List destinations',
         tags: ['catalog'],
@@ -141,7 +140,6 @@ export async function destinationsRoutes(app: FastifyInstance): Promise<void> {
     '/destinations/:code',
     {
       config: { auth: 'optional' },
-      onResponse: app.catalogReplay.record,
       schema: {
         summary: 'One destination with its plans',
         tags: ['catalog'],

@@ -43,13 +43,12 @@ const notFound = () => new AppError('COUNTRY_NOT_FOUND', 'Country not found');
 
 export async function partnerDestinationsRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const cache = createCatalogResponseCache(app.container.catalog, app.catalogReplay);
+  const cache = createCatalogResponseCache(app.container.catalog);
 
   r.get(
     '/destinations',
     {
       config: { catalogRead: true },
-      onResponse: app.catalogReplay.record,
       schema: {
         summary: 'Full catalog',
         tags: ['catalog'],
@@ -69,7 +68,6 @@ export async function partnerDestinationsRoutes(app: FastifyInstance): Promise<v
     '/destinations/:code',
     {
       config: { catalogRead: true },
-      onResponse: app.catalogReplay.record,
       schema: {
         summary: 'One country',
         tags: ['catalog'],

@@ -5,7 +5,7 @@ import { registerPartnerRoutes } from './routes.js';
 import { installErrorHandling } from '../shared/errors.js';
 import { installIdempotency } from '../shared/idempotency.js';
 import { partnerKeyOf } from '../shared/auth.js';
-import { budgetKey, installPartnerRateLimit } from './rate-limit.js';
+import { installPartnerRateLimit } from './rate-limit.js';
 
 /**
  * Partner API, `/api/public/v1`. API key by `Authorization: Bearer` or `X-API-Key`; session
@@ -40,12 +40,7 @@ export async function partnerSurface(app: FastifyInstance): Promise<void> {
     request.partner = account;
   });
   // After the key check: budgets are per account (see rate-limit.ts).
-  const guard = await installPartnerRateLimit(app);
-  // Catalogue reads answered before routing make the same checks (../shared/catalog-replay.ts).
-  app.catalogReplay.usePartnerGate({
-    checkedAccount: (key) => apiKeys.checkedForCatalog(key)?.id,
-    spendRead: (accountId, livemode) => guard.spendOne('partner-read', budgetKey(accountId, livemode)),
-  });
+  await installPartnerRateLimit(app);
 
   await registerPartnerRoutes(app);
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createRateLimitGuard, type RateLimitGuard } from '../shared/rate-limit.js';
+import { createRateLimitGuard } from '../shared/rate-limit.js';
 
 /** Section 8: two budgets per partner account, each a fixed one-minute window. */
 export type PartnerBucket = 'read' | 'orders';
@@ -23,7 +23,7 @@ export function bucketFor(request: FastifyRequest): PartnerBucket {
  * - every authenticated response, errors included, carries X-RateLimit-Limit / -Remaining /
  *   -Reset; 429 RATE_LIMITED adds Retry-After (seconds).
  */
-export async function installPartnerRateLimit(app: FastifyInstance): Promise<RateLimitGuard> {
+export async function installPartnerRateLimit(app: FastifyInstance): Promise<void> {
   const { rateLimits } = app.container.config;
   const partnerIn = (bucket: PartnerBucket) => (request: FastifyRequest) =>
     request.partner && bucketFor(request) === bucket
@@ -44,7 +44,6 @@ export async function installPartnerRateLimit(app: FastifyInstance): Promise<Rat
     },
   ]);
   app.addHook('onRequest', guard);
-  return guard;
 }
 
 /** Live and test traffic have separate budgets: a load test with a test key never throttles live orders. */

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CatalogService, CatalogSnapshot } from '../../domain/catalog/catalog.service.js';
-import type { CatalogReplay } from './catalog-replay.js';
 
 interface Entry {
   body: Buffer;
@@ -33,11 +32,7 @@ export const MAX_CACHED_VARIANTS = 1000;
  * a plan or rate change on any instance bumps it, so every instance rebuilds within a second
  * instead of serving a stale price.
  */
-export function createCatalogResponseCache(
-  catalog: CatalogService,
-  replay?: CatalogReplay,
-  maxEntries = MAX_CACHED_VARIANTS,
-) {
+export function createCatalogResponseCache(catalog: CatalogService, maxEntries = MAX_CACHED_VARIANTS) {
   let version = -1;
   const entries = new Map<string, Entry>();
 
@@ -88,16 +83,11 @@ export function createCatalogResponseCache(
       reply.header('etag', entry.etag).header('cache-control', 'no-cache');
       if (etagMatches(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
       reply.type('application/json; charset=utf-8');
-      const acceptEncoding = request.headers['accept-encoding'];
-      if (entry.body.length < GZIP_MIN_BYTES || !acceptsGzip(acceptEncoding)) {
-        // Sent as is unless the compress plugin may still encode it (another coding accepted).
-        if (entry.body.length < GZIP_MIN_BYTES || acceptEncoding === undefined) {
-          replay?.offer(request, entry.body, current);
-        }
+      // Sent as is unless gzip is accepted (the compress plugin may still apply another coding).
+      if (entry.body.length < GZIP_MIN_BYTES || !acceptsGzip(request.headers['accept-encoding'])) {
         return reply.send(entry.body);
       }
       entry.gzip ??= gzipSync(entry.body);
-      replay?.offer(request, entry.gzip, current);
       return reply
         .header('content-encoding', 'gzip')
         .header('vary', varyWithEncoding(reply))

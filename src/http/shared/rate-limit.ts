@@ -12,18 +12,7 @@ export interface RateLimitRule {
   key: (request: FastifyRequest) => string | undefined;
 }
 
-/** A counter's X-RateLimit-* headers, or null when its budget is exceeded. */
-export type SpentHeaders = Record<string, string> | null;
-
-export interface RateLimitGuard {
-  (request: FastifyRequest, reply: FastifyReply): Promise<void>;
-  /**
-   * Spends one request of rule `ruleName`'s counter `key` without a Fastify request (the catalog
-   * replay, src/http/shared/catalog-replay.ts): its X-RateLimit-* headers, or null when exceeded.
-   * Synchronous on in-process counters (no REDIS_URL), a promise on Redis.
-   */
-  spendOne(ruleName: string, key: string): SpentHeaders | Promise<SpentHeaders>;
-}
+export type RateLimitGuard = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
 type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
 type Outcome = { max: number; remaining: number; resetSeconds: number; exceeded: boolean };
@@ -50,8 +39,7 @@ export const MAX_LOCAL_COUNTERS = 100_000;
  *
  * The in-process counters are this module's own few lines (below), not the plugin's local store:
  * the same counters serve while Redis is down, so a single instance and an instance cut off from
- * Redis count the same way, and they are spent synchronously, which the catalog replay needs to
- * answer a read without a promise (docs/performance.md, "Partner replay without a promise").
+ * Redis count the same way, with one in-process store instead of two.
  *
  * Every rule is spent on every request; the tightest one decides the X-RateLimit-* headers, and
  * when any is exceeded the request fails with 429 RATE_LIMITED and Retry-After (seconds).
@@ -72,24 +60,18 @@ export async function createRateLimitGuard(
   }
   // The limiter is handed a stand-in request carrying the counter key: keyGenerator reads nothing
   // else, and with numeric max/timeWindow and no allowList @fastify/rate-limit reads only
-  // routeOptions.config (groupId) besides. So the full path (a Fastify request) and the catalog
-  // replay (no Fastify request at all) spend the very same counters.
-  const limiters = new Map(
-    rules.map((rule) => [
-      rule.name,
-      {
-        rule,
-        limiter: redis
-          ? app.createRateLimit({
-              max: rule.max,
-              timeWindow: rule.windowMs,
-              skipOnError: false,
-              keyGenerator: (request) => (request as unknown as CounterRequest).counterKey,
-            })
-          : undefined,
-      },
-    ]),
-  );
+  // routeOptions.config (groupId) besides. So a counter is named by its rule and key alone.
+  const limiters = rules.map((rule) => ({
+    rule,
+    limiter: redis
+      ? app.createRateLimit({
+          max: rule.max,
+          timeWindow: rule.windowMs,
+          skipOnError: false,
+          keyGenerator: (request) => (request as unknown as CounterRequest).counterKey,
+        })
+      : undefined,
+  }));
 
   let lastOutageLog = 0;
   let onFallback = false;
@@ -123,14 +105,6 @@ export async function createRateLimitGuard(
   }
 
   /** null: nothing counted (only an allowList allows without counting; none is configured). */
-  function spend(
-    rule: RateLimitRule,
-    limiter: Limiter | undefined,
-    key: string,
-  ): Outcome | Promise<Outcome | null> {
-    return limiter ? spendShared(rule, limiter, key) : spendLocally(rule, key);
-  }
-
   async function spendShared(rule: RateLimitRule, limiter: Limiter, key: string): Promise<Outcome | null> {
     try {
       const stand: CounterRequest = { counterKey: `${rule.name}:${key}`, routeOptions: { config: {} } };
@@ -158,9 +132,10 @@ export async function createRateLimitGuard(
 
   const guard = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const spending: Array<Outcome | null | Promise<Outcome | null>> = [];
-    for (const { rule, limiter } of limiters.values()) {
+    for (const { rule, limiter } of limiters) {
       const key = rule.key(request);
-      if (key !== undefined) spending.push(spend(rule, limiter, key));
+      if (key !== undefined)
+        spending.push(limiter ? spendShared(rule, limiter, key) : spendLocally(rule, key));
     }
     const outcomes = (await Promise.all(spending)).filter((o): o is Outcome => o !== null);
     if (outcomes.length === 0) return;
@@ -180,14 +155,5 @@ export async function createRateLimitGuard(
       );
     }
   };
-
-  const headersOf = (outcome: Outcome | null): SpentHeaders =>
-    outcome === null ? {} : outcome.exceeded ? null : rateLimitHeaders(outcome);
-  const spendOne = (ruleName: string, key: string): SpentHeaders | Promise<SpentHeaders> => {
-    const entry = limiters.get(ruleName);
-    if (!entry) throw new Error(`No rate-limit rule ${ruleName}`);
-    const outcome = spend(entry.rule, entry.limiter, key);
-    return outcome instanceof Promise ? outcome.then(headersOf) : headersOf(outcome);
-  };
-  return Object.assign(guard, { spendOne });
+  return guard;
 }

@@ -11,7 +11,7 @@ function setup(maxEntries: number) {
     version: async () => version,
     snapshot: async (v: number) => ({ version: v, plans: [], rates: {} }) as unknown as CatalogSnapshot,
   } as unknown as CatalogService;
-  const cache = createCatalogResponseCache(catalog, undefined, maxEntries);
+  const cache = createCatalogResponseCache(catalog, maxEntries);
   const app = Fastify();
   app.get<{ Params: { key: string } }>('/v/:key', (request, reply) =>
     cache.send(
