@@ -137,7 +137,11 @@ type DataOf<R> = R extends { data: infer D; error?: never } ? D : never;
  * The data of a successful call, `NotModified` for a 304 (the typed result includes it when the
  * request sent `If-None-Match` or `If-Modified-Since`), or a thrown `PartnerApiError`.
  */
-export async function unwrap<Op extends Record<string | number, any>, Init, M extends `${string}/${string}`>(
+export async function unwrap<
+  Op extends Record<string | number, unknown>,
+  Init,
+  M extends `${string}/${string}`,
+>(
   call: Promise<FetchResponse<Op, Init, M>> | FetchResponse<Op, Init, M>,
 ): Promise<
   IsConditional<Init> extends true
