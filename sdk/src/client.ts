@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import createClient, { type Client } from 'openapi-fetch';
+import createClient, { type Client, type FetchResponse } from 'openapi-fetch';
 import type { components, paths } from './generated/partner.js';
 
 /** The typed Partner API client: `client.GET('/api/public/v1/orders/{id}', …)` and so on. */
@@ -94,15 +94,77 @@ export class PartnerApiError extends Error {
   }
 }
 
-/** The data of a successful call, or a thrown `PartnerApiError`. */
+/**
+ * What `unwrap` answers for `304 Not Modified`: the conditional GET's `If-None-Match` ETag is
+ * still current, so the copy you kept is the answer (the response has no body).
+ */
+export interface NotModified {
+  readonly notModified: true;
+  readonly status: 304;
+  /** The ETag the service sent with the 304 (the one you already have), or null. */
+  readonly etag: string | null;
+}
+
+/** True for the result `unwrap` gives a `304 Not Modified`. */
+export function isNotModified(value: unknown): value is NotModified {
+  return typeof value === 'object' && value !== null && (value as NotModified).notModified === true;
+}
+
+type ConditionalHeader = 'if-none-match' | 'if-modified-since';
+/** Whether a header set names a conditional header; for a Headers object or a list of pairs the type cannot tell, so it may. */
+type NamesConditional<H> = [H] extends [undefined]
+  ? false
+  : H extends Record<string, unknown>
+    ? Extract<Lowercase<Extract<keyof H, string>>, ConditionalHeader> extends never
+      ? false
+      : true
+    : true;
+/**
+ * Whether a request's init makes it conditional (`If-None-Match` / `If-Modified-Since` in
+ * `params.header` or `headers`): only a conditional request can be answered 304 (RFC 9110
+ * §15.4.5). No init (`undefined`) is never conditional.
+ */
+type IsConditional<Init> = undefined extends Init
+  ? false
+  : true extends
+        | (Init extends { params: { header: infer H } } ? NamesConditional<H> : false)
+        | (Init extends { headers: infer G } ? NamesConditional<G> : false)
+    ? true
+    : false;
+type DataOf<R> = R extends { data: infer D; error?: never } ? D : never;
+
+/**
+ * The data of a successful call, `NotModified` for a 304 (the typed result includes it when the
+ * request sent `If-None-Match` or `If-Modified-Since`), or a thrown `PartnerApiError`.
+ */
+export async function unwrap<
+  Op extends Record<string | number, unknown>,
+  Init,
+  M extends `${string}/${string}`,
+>(
+  call: Promise<FetchResponse<Op, Init, M>> | FetchResponse<Op, Init, M>,
+): Promise<
+  IsConditional<Init> extends true
+    ? DataOf<FetchResponse<Op, Init, M>> | NotModified
+    : DataOf<FetchResponse<Op, Init, M>>
+>;
 export async function unwrap<T>(
   call:
     | Promise<{ data?: T; error?: unknown; response: Response }>
     | { data?: T; error?: unknown; response: Response },
-): Promise<T> {
+): Promise<T>;
+export async function unwrap(
+  call:
+    | Promise<{ data?: unknown; error?: unknown; response: Response }>
+    | { data?: unknown; error?: unknown; response: Response },
+): Promise<unknown> {
   const { data, error, response } = await call;
+  if (response.status === 304) {
+    const notModified: NotModified = { notModified: true, status: 304, etag: response.headers.get('etag') };
+    return notModified;
+  }
   if (!response.ok) throw new PartnerApiError(response, error);
-  return data as T;
+  return data;
 }
 
 export interface ListOrdersOptions {

@@ -47,15 +47,25 @@ function header(headers: HeadersLike, name: string): string | undefined {
   return undefined;
 }
 
+/** Canonical standard base64 (RFC 4648 §4, padded): what the service issues after `whsec_`. */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
 function secretKey(secret: string): Buffer {
   const encoded = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret;
+  // Node's base64 decoder skips junk and stops at the first '=', so two spellings could make one key.
+  if (!BASE64.test(encoded)) throw new TypeError('the webhook secret is not whsec_ followed by base64');
   const key = Buffer.from(encoded, 'base64');
   if (key.length === 0) throw new TypeError('the webhook secret is empty');
   return key;
 }
 
+/**
+ * The bytes that are signed. Like the `standardwebhooks` reference, a Buffer body is read as
+ * UTF-8 text first, so both libraries give the same verdict on any body.
+ */
 function toBuffer(body: string | Uint8Array): Buffer {
-  return typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body);
+  const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
+  return Buffer.from(text, 'utf8');
 }
 
 /** The `v1,<signature>` value for a delivery; what the service sends in `webhook-signature`. */
@@ -89,18 +99,21 @@ export function verifyWebhook<T = Record<string, unknown>>(
   if (!id || !timestamp || !signatures) {
     throw new WebhookVerificationError('missing webhook-id, webhook-timestamp or webhook-signature header');
   }
-  if (!/^\d{1,12}$/.test(timestamp)) throw new WebhookVerificationError('invalid webhook-timestamp');
-  const seconds = Number(timestamp);
+  // Read as the reference library reads it (parseInt): the signature covers the number read.
+  const seconds = Number.parseInt(timestamp, 10);
+  if (Number.isNaN(seconds)) throw new WebhookVerificationError('invalid webhook-timestamp');
   const now = Math.floor((options.now ?? Date.now)() / 1000);
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   if (seconds < now - tolerance) throw new WebhookVerificationError('webhook-timestamp is too old');
   if (seconds > now + tolerance) throw new WebhookVerificationError('webhook-timestamp is in the future');
 
-  const expected = Buffer.from(signWebhook(secret, id, seconds, body).slice(3), 'base64');
+  // Compare the text, not decoded bytes: only the exact padded base64 the signer wrote matches,
+  // as in the reference (a lenient decoder would also take unpadded, base64url or trailing junk).
+  const expected = Buffer.from(signWebhook(secret, id, seconds, body).slice('v1,'.length), 'utf8');
   const matches = signatures.split(' ').some((entry) => {
     const [version, signature] = entry.split(',', 2);
-    if (version !== 'v1' || !signature) return false;
-    const given = Buffer.from(signature, 'base64');
+    if (version !== 'v1' || signature === undefined) return false;
+    const given = Buffer.from(signature, 'utf8');
     return given.length === expected.length && timingSafeEqual(given, expected);
   });
   if (!matches) throw new WebhookVerificationError('no matching signature');

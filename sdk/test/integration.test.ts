@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createOrder,
   createPartnerClient,
+  isNotModified,
   newIdempotencyKey,
   PartnerApiError,
   unwrap,
@@ -117,6 +118,17 @@ describe('Partner SDK against a live service', () => {
     const list = await unwrap(client.GET('/api/public/v1/orders', { params: { query: { limit: 10 } } }));
     expect(list.orders.map((o) => o.id)).toEqual([order.id]);
     expect(list.hasMore).toBe(false);
+  });
+
+  it('answers NotModified to a conditional catalog GET whose ETag is current (H19)', async () => {
+    const first = await client.GET('/api/public/v1/destinations');
+    const etag = first.response.headers.get('etag');
+    expect(etag).toBeTruthy();
+    const again = await unwrap(
+      client.GET('/api/public/v1/destinations', { params: { header: { 'If-None-Match': etag! } } }),
+    );
+    expect(again).toEqual({ notModified: true, status: 304, etag });
+    expect(isNotModified(again)).toBe(true);
   });
 
   it('turns error answers into typed errors', async () => {

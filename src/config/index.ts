@@ -281,6 +281,15 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       );
     }
   }
+  // The allow-list is checked against request.ip. TRUST_PROXY=true or a hop count believes
+  // X-Forwarded-For from any peer, so a sender reaching the service directly could name a listed
+  // address; only a list of proxy addresses keeps other peers' headers out (docs/partner.md).
+  const proxies = trustProxy(env);
+  if (esimAccessWebhookIps.length > 0 && (proxies === true || typeof proxies === 'number')) {
+    throw new ConfigError(
+      'ESIMACCESS_WEBHOOK_IPS needs TRUST_PROXY unset or a list of proxy addresses/CIDRs, not true or a hop count',
+    );
+  }
   const sandboxWebhookSecret = optional(env, 'SANDBOX_WEBHOOK_SECRET');
   if (sandboxWebhookSecret !== undefined) {
     if (sandboxWebhookSecret === PUBLISHED_SANDBOX_SECRET) {

@@ -11,6 +11,7 @@ import { pinoOptions } from '../lib/log-redaction.js';
 import { adminSurface } from './admin/index.js';
 import { installErrorHandling } from './shared/errors.js';
 import { lazyRequestLogger } from './shared/request-logger.js';
+import { rejectNonFiniteNumbers } from './shared/finite-numbers.js';
 import { installSecurityHooks, securityServerOptions } from './shared/security.js';
 import { registerApiReference } from './docs.js';
 import { mobileSurface } from './mobile/index.js';
@@ -91,6 +92,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   installErrorHandling(app, 'root');
   installSecurityHooks(app);
+  rejectNonFiniteNumbers(app);
   acceptEmptyJsonBodies(app);
   installMetrics(app);
   await app.register(cookie);

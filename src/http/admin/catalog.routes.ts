@@ -43,9 +43,12 @@ function toAdminPlan(p: PlanRow) {
   };
 }
 
-const Rate = Type.Union([Type.String({ maxLength: 20 }), Type.Number({ exclusiveMinimum: 0 })], {
-  description: 'Units of the currency per 1 USD, > 0 (decimal string preferred)',
-});
+const Rate = Type.Union(
+  [Type.String({ maxLength: 20 }), Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000 })],
+  {
+    description: 'Units of the currency per 1 USD, > 0 (decimal string preferred)',
+  },
+);
 const RatesSchema = Type.Object({
   USD: Type.String(),
   EUR: Type.String(),
@@ -123,6 +126,7 @@ export async function adminCatalogRoutes(app: FastifyInstance): Promise<void> {
             priceUsd: Type.Optional(
               Type.Unsafe<number | null>({
                 type: ['number', 'null'],
+                minimum: 0.01,
                 maximum: 1_000_000,
                 description: 'Retail USD override, at most two decimals; null clears it',
               }),

@@ -65,7 +65,11 @@ export async function adminWalletRoutes(app: FastifyInstance): Promise<void> {
           ),
         }),
         body: Type.Object({
-          amountUsd: Type.Number({ description: 'Non-zero USD with at most two decimals' }),
+          amountUsd: Type.Number({
+            minimum: -1_000_000,
+            maximum: 1_000_000,
+            description: 'Non-zero USD with at most two decimals, up to ±1,000,000',
+          }),
           reason: Type.String({ minLength: 1, maxLength: 500 }),
         }),
         response: {

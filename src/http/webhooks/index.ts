@@ -17,8 +17,11 @@ function normalizeIp(ip: string): string | null {
  *
  * eSIM Access signs nothing; it documents only the addresses it sends from. So the URL carries a
  * secret token (compared in constant time; the route is absent while the token is unset) and,
- * when ESIMACCESS_WEBHOOK_IPS is set, the peer address must be one of those. Replays are no-ops
- * (notifyId, see src/domain/events/provider-notifications.ts).
+ * when ESIMACCESS_WEBHOOK_IPS is set, the client address must be one of those. That address is
+ * request.ip: the TCP peer, or, under TRUST_PROXY (then a list of proxy addresses: config refuses
+ * true and hop counts beside the allow-list), the address the trusted proxies forwarded, because
+ * behind a load balancer the peer is always the balancer. Replays are no-ops (notifyId, see
+ * src/domain/events/provider-notifications.ts).
  */
 export async function inboundWebhooksSurface(app: FastifyInstance): Promise<void> {
   installErrorHandling(app, 'partner');
