@@ -24,7 +24,12 @@ function refused(error: unknown): never {
       headers,
     );
   }
-  throw new AppError('SERVICE_UNAVAILABLE', 'Too many password checks at once; try again shortly', undefined, headers);
+  throw new AppError(
+    'SERVICE_UNAVAILABLE',
+    'Too many password checks at once; try again shortly',
+    undefined,
+    headers,
+  );
 }
 
 /**

@@ -55,7 +55,10 @@ describe('passwords', () => {
     const outcomes = await Promise.all(mine);
     expect(outcomes.filter((o) => o === 'ok')).toHaveLength(2);
     expect(outcomes).toContainEqual(
-      expect.objectContaining({ code: 'RATE_LIMITED', headers: { 'retry-after': expect.stringMatching(/^\d+$/) } }),
+      expect.objectContaining({
+        code: 'RATE_LIMITED',
+        headers: { 'retry-after': expect.stringMatching(/^\d+$/) },
+      }),
     );
 
     const crowd = Array.from({ length: 2 * cores + 4 }, (_, i) =>

@@ -53,7 +53,11 @@ describe('password hashing cannot be used to slow everyone down', () => {
 
   it('a valid token still resets the password (then hashing happens)', async () => {
     const user = await registerViaApi(t.app, {}, {});
-    await t.app.inject({ method: 'POST', url: '/api/v1/auth/forgot-password', payload: { email: user.email } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/forgot-password',
+      payload: { email: user.email },
+    });
     const token = (await latestResetToken(t.container, user.email))!;
     expect((await reset(token, '10.21.0.1')).statusCode).toBe(200);
     const login = await t.app.inject({
