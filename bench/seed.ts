@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Container } from '../src/container.js';
 import { accounts, plans } from '../src/db/schema/index.js';
-import { hashPassword } from '../src/domain/accounts/passwords.js';
 import { postLedgerEntry } from '../src/domain/wallet/ledger.js';
 import { postAdjustment } from '../src/domain/wallet/postings.js';
 import { newId } from '../src/lib/ids.js';
@@ -66,7 +65,7 @@ export async function seedPartners(
 /** A Mobile account with a password (the service's own argon2id hash), for POST /auth/login. */
 export async function seedLoginUser(container: Container, dir: string): Promise<BenchSeed['login']> {
   const email = `bench-login-${Date.now()}@example.com`;
-  const passwordHash = await hashPassword(BENCH_PASSWORD);
+  const passwordHash = await container.passwords.hash(BENCH_PASSWORD);
   const now = container.clock.now();
   await container.db.insert(accounts).values({
     id: newId('acc'),

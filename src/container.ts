@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { Config } from './config/index.js';
 import { openDatabase, type Database } from './db/client.js';
 import { createAuditService } from './domain/audit/audit.service.js';
@@ -7,6 +8,8 @@ import { warmSearchIndex } from './domain/catalog/destinations.js';
 import { createApiKeyService } from './domain/accounts/api-keys.js';
 import { createAccountService } from './domain/accounts/accounts.service.js';
 import { PASSWORD_RESET_JOB } from './domain/accounts/password-reset.js';
+import { createPasswords } from './domain/accounts/passwords.js';
+import { createWorkGate } from './lib/work-gate.js';
 import { createMailer } from './domain/mail/mailer.js';
 import { createReceipts } from './domain/mail/receipts.js';
 import { createSupportService } from './domain/support/support.service.js';
@@ -119,6 +122,16 @@ type Events = ReturnType<typeof buildEvents>;
 function buildAccounts({ config, db, clock, queue, log, audit, mailer, jobHandlers }: Infrastructure) {
   const sessions = createSessionService({ db, clock });
   const apiKeys = createApiKeyService({ db, clock });
+  // One argon2 gate per process (container): one operation per core, a bounded queue and a
+  // per-client share (issue 28 H2).
+  const passwords = createPasswords(
+    createWorkGate({
+      concurrency: Math.max(1, availableParallelism()),
+      maxQueued: config.abuseLimits.passwordHashQueue,
+      perKey: config.abuseLimits.passwordHashPerClient,
+      clock,
+    }),
+  );
   const accounts = createAccountService({
     db,
     clock,
@@ -127,6 +140,7 @@ function buildAccounts({ config, db, clock, queue, log, audit, mailer, jobHandle
     mailer,
     audit,
     queue,
+    passwords,
     publicBaseUrl: config.publicBaseUrl,
   });
   jobHandlers[PASSWORD_RESET_JOB] = { run: (job) => accounts.sendPasswordReset(job.payload) };
@@ -139,7 +153,7 @@ function buildAccounts({ config, db, clock, queue, log, audit, mailer, jobHandle
     supportEmail: config.supportEmail,
     onMailError: (error) => log.warn({ err: String(error) }, 'support mail could not be recorded'),
   });
-  return { sessions, apiKeys, accounts, devices, support };
+  return { sessions, apiKeys, accounts, passwords, devices, support };
 }
 type Accounts = ReturnType<typeof buildAccounts>;
 

@@ -74,6 +74,14 @@ export interface Config {
     /** Wrong passwords per account per hour before addresses that sent one are refused (S10). */
     accountFailuresPerHour: number;
   };
+  /** Issue 28 H2, H9: per-client share of password hashing, per-account budgets (see README). */
+  abuseLimits: {
+    passwordHashQueue: number;
+    passwordHashPerClient: number;
+    paymentSessionsPerHour: number;
+    ticketsPerDay: number;
+    ticketMessagesPerHour: number;
+  };
 }
 
 type Env = Record<string, string | undefined>;
@@ -364,6 +372,13 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       authPerMinute: int(env, 'AUTH_RATE_LIMIT', 10, 1, 10_000_000),
       registerPerHour: int(env, 'REGISTER_RATE_LIMIT', 20, 1, 10_000_000),
       accountFailuresPerHour: int(env, 'AUTH_ACCOUNT_FAILURE_LIMIT', 50, 1, 10_000_000),
+    },
+    abuseLimits: {
+      passwordHashQueue: int(env, 'PASSWORD_HASH_QUEUE_LIMIT', 64, 1, 100_000),
+      passwordHashPerClient: int(env, 'PASSWORD_HASH_CLIENT_LIMIT', 4, 1, 100_000),
+      paymentSessionsPerHour: int(env, 'PAYMENT_SESSION_LIMIT', 20, 1, 10_000_000),
+      ticketsPerDay: int(env, 'TICKET_LIMIT', 10, 1, 10_000_000),
+      ticketMessagesPerHour: int(env, 'TICKET_MESSAGE_LIMIT', 60, 1, 10_000_000),
     },
   };
   return Object.freeze(config);

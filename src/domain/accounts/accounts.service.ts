@@ -18,7 +18,7 @@ import type { ApiKeyMode, ApiKeyService } from './api-keys.js';
 import { parseAvatarDataUri } from './avatar.js';
 import { normalizeEmail, normalizeLocale, normalizeName } from './normalize.js';
 import { createPasswordFlows } from './password-reset.js';
-import { hashPassword, verifyPassword } from './passwords.js';
+import type { Passwords } from './passwords.js';
 
 export interface AccountServiceDeps {
   db: Db;
@@ -29,6 +29,8 @@ export interface AccountServiceDeps {
   audit: AuditService;
   /** forgot-password hands its work to a background job (see password-reset.ts). */
   queue: JobQueue;
+  /** Every argon2 operation goes through its gate (passwords.ts). */
+  passwords: Passwords;
   publicBaseUrl: string;
 }
 
@@ -70,7 +72,7 @@ const selectAvatarToken = reusable((db) =>
 );
 
 export function createAccountService(deps: AccountServiceDeps) {
-  const { db, clock, sessions } = deps;
+  const { db, clock, sessions, passwords } = deps;
 
   async function view(account: Account, executor: DbOrTx = db): Promise<AccountView> {
     const [avatar] = await selectAvatarToken(executor, { accountId: account.id });
@@ -89,18 +91,15 @@ export function createAccountService(deps: AccountServiceDeps) {
     ...createPasswordFlows(deps),
     ...createAccountAdmin(deps),
 
-    /** New ACTIVE account and its first session, in one transaction. */
-    async register(input: {
-      firstName: string;
-      lastName: string;
-      email: string;
-      password: string;
-      locale?: string;
-    }): Promise<{ view: AccountView; session: IssuedSession }> {
+    /** New ACTIVE account and its first session, in one transaction. `client`: the caller's address. */
+    async register(
+      input: { firstName: string; lastName: string; email: string; password: string; locale?: string },
+      client?: string,
+    ): Promise<{ view: AccountView; session: IssuedSession }> {
       const email = normalizeEmail(input.email);
       const firstName = normalizeName(input.firstName, 'firstName');
       const lastName = normalizeName(input.lastName, 'lastName');
-      const passwordHash = await hashPassword(input.password);
+      const passwordHash = await passwords.hash(input.password, client);
       const now = clock.now();
       try {
         return await db.transaction(async (tx) => {
@@ -129,16 +128,17 @@ export function createAccountService(deps: AccountServiceDeps) {
 
     /**
      * Same answer and the same argon2 work for an unknown address and a wrong password. Status
-     * is only revealed (403) to someone who knows the password.
+     * is only revealed (403) to someone who knows the password. `client`: the caller's address.
      */
     async login(
       emailInput: string,
       password: string,
+      client?: string,
     ): Promise<{ view: AccountView; session: IssuedSession }> {
       const email = emailInput.trim().toLowerCase();
       const [found] = await selectLoginAccount(db, { email });
       const account = found?.account;
-      const passwordOk = await verifyPassword(account?.passwordHash ?? null, password);
+      const passwordOk = await passwords.verify(account?.passwordHash ?? null, password, client);
       if (!account || !passwordOk || account.status === 'DELETED') {
         throw new AppError('INVALID_CREDENTIALS', 'Incorrect email or password');
       }

@@ -10,7 +10,7 @@ import { mailLang, passwordResetMail } from '../mail/templates.js';
 import type { SessionService } from '../sessions/sessions.service.js';
 import type { ApiKeyService } from './api-keys.js';
 import { normalizeEmail } from './normalize.js';
-import { hashPassword, verifyPassword } from './passwords.js';
+import { assertPasswordLength, type Passwords } from './passwords.js';
 
 export const RESET_TOKEN_LIFETIME_MS = HOUR;
 
@@ -23,12 +23,13 @@ interface Deps {
   apiKeys: ApiKeyService;
   mailer: Mailer;
   queue: JobQueue;
+  passwords: Passwords;
   publicBaseUrl: string;
 }
 
 /** forgot-password, reset-password (check and use) and change-password. */
 export function createPasswordFlows(deps: Deps) {
-  const { db, clock, sessions } = deps;
+  const { db, clock, sessions, passwords } = deps;
 
   async function issueResetToken(account: { id: string; email: string; locale: string }, locale?: string) {
     const token = randomToken(32);
@@ -43,6 +44,26 @@ export function createPasswordFlows(deps: Deps) {
     await deps.mailer.send(
       passwordResetMail(lang, account.email, { publicBaseUrl: deps.publicBaseUrl, token }),
     );
+  }
+
+  /**
+   * The token's row by the SHA-256 of the token: an index lookup on a hash, so how long it takes
+   * says nothing about how close a guess was.
+   */
+  async function findResetToken(token: string): Promise<{ accountId: string } | undefined> {
+    const [row] = await db
+      .select({ accountId: passwordResetTokens.accountId })
+      .from(passwordResetTokens)
+      .innerJoin(accounts, eq(accounts.id, passwordResetTokens.accountId))
+      .where(
+        and(
+          eq(passwordResetTokens.tokenHash, sha256Hex(token)),
+          isNull(passwordResetTokens.usedAt),
+          gt(passwordResetTokens.expiresAt, clock.now()),
+          ne(accounts.status, 'DELETED'),
+        ),
+      );
+    return row;
   }
 
   return {
@@ -72,29 +93,21 @@ export function createPasswordFlows(deps: Deps) {
       await issueResetToken(account, typeof payload.locale === 'string' ? payload.locale : undefined);
     },
 
-    async isResetTokenValid(token: string): Promise<boolean> {
-      const [row] = await db
-        .select({ accountId: passwordResetTokens.accountId })
-        .from(passwordResetTokens)
-        .innerJoin(accounts, eq(accounts.id, passwordResetTokens.accountId))
-        .where(
-          and(
-            eq(passwordResetTokens.tokenHash, sha256Hex(token)),
-            isNull(passwordResetTokens.usedAt),
-            gt(passwordResetTokens.expiresAt, clock.now()),
-            ne(accounts.status, 'DELETED'),
-          ),
-        );
-      return row !== undefined;
-    },
+    isResetTokenValid: async (token: string): Promise<boolean> => (await findResetToken(token)) !== undefined,
 
     /**
      * Single use: the token is claimed by a conditional UPDATE, so of two concurrent uses only
      * one succeeds. Ends every session, the API key and every other outstanding reset token of the account;
      * following a mailed link also proves the address, so it marks the email verified.
+     * The token is looked up before the new password is hashed: a wrong token costs no argon2
+     * work (issue 28 H2). `client`: the caller's address.
      */
-    async resetPassword(token: string, newPassword: string): Promise<void> {
-      const passwordHash = await hashPassword(newPassword);
+    async resetPassword(token: string, newPassword: string, client?: string): Promise<void> {
+      assertPasswordLength(newPassword, 'newPassword');
+      if (!(await findResetToken(token))) {
+        throw new AppError('INVALID_TOKEN', 'Reset token is invalid, used or expired');
+      }
+      const passwordHash = await passwords.hash(newPassword, client);
       await db.transaction(async (tx) => {
         const now = clock.now();
         const [claimed] = await tx
@@ -129,6 +142,7 @@ export function createPasswordFlows(deps: Deps) {
       caller: { accountId: string; sessionId: string },
       currentPassword: string | undefined,
       newPassword: string,
+      client?: string,
     ): Promise<void> {
       const [account] = await db
         .select({ passwordHash: accounts.passwordHash })
@@ -141,11 +155,11 @@ export function createPasswordFlows(deps: Deps) {
             issues: [{ field: 'currentPassword', message: 'is required' }],
           });
         }
-        if (!(await verifyPassword(account.passwordHash, currentPassword))) {
+        if (!(await passwords.verify(account.passwordHash, currentPassword, client))) {
           throw new AppError('CURRENT_PASSWORD_INCORRECT', 'currentPassword is incorrect');
         }
       }
-      const passwordHash = await hashPassword(newPassword);
+      const passwordHash = await passwords.hash(newPassword, client);
       await db.transaction(async (tx) => {
         await tx
           .update(accounts)

@@ -16,6 +16,9 @@ const Email = Type.String({ maxLength: 320, description: 'Trimmed and lower-case
 const NewPassword = Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH });
 const Name = Type.String({ minLength: 1, maxLength: 100, description: 'Trimmed; 1 to 100 characters' });
 const Locale = Type.String({ pattern: '^[A-Za-z]{2}$', description: '2-letter language code' });
+/** Every route that hashes or checks a password shares the argon2 queue (issue 28 H2). */
+const HASH_NOTE =
+  'Password hashing is queued per client address: past its share of the queue 429 RATE_LIMITED, when the whole queue is full 503 SERVICE_UNAVAILABLE, both with Retry-After.';
 const SessionResponse = Type.Object({ success: Type.Literal(true), user: UserSchema, token: Type.String() });
 
 function bodyEmail(request: FastifyRequest): string | undefined {
@@ -47,6 +50,11 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     { name: 'forgot:ip', max: perMinute, windowMs: MINUTE, key: ipOf },
     { name: 'forgot:email', max: perMinute, windowMs: MINUTE, key: bodyEmail },
   ]);
+  // Reset tokens are 256-bit random, so the limit is not about guessing: it bounds the work a
+  // client can ask for (the token lookup, then argon2 for a valid one), like forgot-password.
+  const resetGuard = await createRateLimitGuard(app, [
+    { name: 'reset:ip', max: perMinute, windowMs: MINUTE, key: ipOf },
+  ]);
   const registerGuard = await createRateLimitGuard(app, [
     { name: 'register:ip', max: registerPerHour, windowMs: HOUR, key: ipOf },
   ]);
@@ -65,16 +73,19 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags,
         summary: 'Create an account',
-        description: `Creates an ACTIVE account and a session. The token is returned and also set as a cookie. Rate limited per client address (${registerPerHour}/hour).`,
+        description: `Creates an ACTIVE account and a session. The token is returned and also set as a cookie. Rate limited per client address (${registerPerHour}/hour). ${HASH_NOTE}`,
         body: Type.Object({ firstName: Name, lastName: Name, email: Email, password: NewPassword }),
-        response: { 200: SessionResponse, ...mobileErrors(409, 429) },
+        response: { 200: SessionResponse, ...mobileErrors(409, 429, 503) },
       },
     },
     async (request, reply) => {
       const locale = request.headers['accept-language']
         ? preferredLang(request.headers['accept-language'])
         : undefined;
-      const { view, session } = await accounts.register({ ...request.body, ...(locale ? { locale } : {}) });
+      const { view, session } = await accounts.register(
+        { ...request.body, ...(locale ? { locale } : {}) },
+        request.ip,
+      );
       setSessionCookie(reply, config, session.token, session.expiresAt);
       return { success: true as const, user: presentUser(view, config.publicBaseUrl), token: session.token };
     },
@@ -88,12 +99,12 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags,
         summary: 'Log in',
-        description: `401 for an unknown address or wrong password (same message), 403 for a suspended or banned account. Rate limited per client IP and per IP+address (${perMinute}/min); after ${accountFailuresPerHour} wrong passwords for one address in an hour, IPs that sent one are refused (429) while other IPs are still checked.`,
+        description: `401 for an unknown address or wrong password (same message), 403 for a suspended or banned account. Rate limited per client IP and per IP+address (${perMinute}/min); after ${accountFailuresPerHour} wrong passwords for one address in an hour, IPs that sent one are refused (429) while other IPs are still checked. ${HASH_NOTE}`,
         body: Type.Object({
           email: Email,
           password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH }),
         }),
-        response: { 200: SessionResponse, ...mobileErrors(401, 403, 429) },
+        response: { 200: SessionResponse, ...mobileErrors(401, 403, 429, 503) },
       },
     },
     async (request, reply) => {
@@ -105,7 +116,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       }
       let issued;
       try {
-        issued = await accounts.login(request.body.email, request.body.password);
+        issued = await accounts.login(request.body.email, request.body.password, request.ip);
       } catch (err) {
         if (isAppError(err) && err.code === 'INVALID_CREDENTIALS') {
           await Promise.all([accountFailures.hit(email), addressFailures.hit(addressKey)]);
@@ -190,17 +201,17 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     '/auth/reset-password',
     {
       config: { auth: 'none' },
+      preHandler: resetGuard,
       schema: {
         tags,
         summary: 'Set a new password with a reset token',
-        description:
-          'The token works once. Every session of the account ends and its Partner API key is revoked. 400 INVALID_TOKEN when used or expired.',
+        description: `The token works once. Every session of the account ends and its Partner API key is revoked. 400 INVALID_TOKEN when unknown, used or expired (checked before the new password is hashed). Rate limited per client address (${perMinute}/min). ${HASH_NOTE}`,
         body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }), newPassword: NewPassword }),
-        response: { 200: SuccessSchema, ...mobileErrors() },
+        response: { 200: SuccessSchema, ...mobileErrors(429, 503) },
       },
     },
     async (request) => {
-      await accounts.resetPassword(request.body.token, request.body.newPassword);
+      await accounts.resetPassword(request.body.token, request.body.newPassword, request.ip);
       return { success: true as const };
     },
   );
@@ -211,12 +222,12 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         tags,
         summary: 'Change the password',
-        description: `currentPassword is required unless the account has no password. Every other session of the account ends and the Partner API key is revoked (generate a new one); this session stays. After ${perMinute} wrong currentPassword attempts in a minute: 429 RATE_LIMITED with Retry-After.`,
+        description: `currentPassword is required unless the account has no password. Every other session of the account ends and the Partner API key is revoked (generate a new one); this session stays. After ${perMinute} wrong currentPassword attempts in a minute: 429 RATE_LIMITED with Retry-After. ${HASH_NOTE}`,
         body: Type.Object({
           currentPassword: Type.Optional(Type.String({ maxLength: PASSWORD_MAX_LENGTH })),
           newPassword: NewPassword,
         }),
-        response: { 200: SuccessSchema, ...mobileErrors(401, 403, 429) },
+        response: { 200: SuccessSchema, ...mobileErrors(401, 403, 429, 503) },
       },
     },
     async (request) => {
@@ -228,6 +239,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
           { accountId: account.id, sessionId },
           request.body.currentPassword,
           request.body.newPassword,
+          request.ip,
         );
       } catch (err) {
         if (isAppError(err) && err.code === 'CURRENT_PASSWORD_INCORRECT')

@@ -5,6 +5,7 @@ import { AppError } from '../../domain/errors.js';
 import { MAX_QUANTITY, type PlacedOrder } from '../../domain/orders/orders.service.js';
 import type { IdempotencyRouteOptions } from '../shared/idempotency.js';
 import { mobileErrors } from '../shared/schemas.js';
+import type { AccountLimits } from './account-limits.js';
 
 const RedirectUrl = Type.String({
   minLength: 1,
@@ -48,9 +49,12 @@ function checkoutResponse(placed: PlacedOrder): Static<typeof CheckoutResponse> 
   };
 }
 
-export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
+export async function checkoutRoutes(
+  app: FastifyInstance,
+  { limits }: { limits: AccountLimits },
+): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { orders, payments } = app.container;
+  const { orders, payments, config } = app.container;
 
   /** Idempotency-Key: a dead first attempt's order is answered from its current state, never re-placed. */
   const idempotency: IdempotencyRouteOptions = {
@@ -82,6 +86,7 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
     '/checkout',
     {
       config: { idempotency },
+      preHandler: limits.paymentSession,
       schema: {
         tags: ['Orders'],
         summary: 'Buy a plan',
@@ -91,11 +96,12 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
           '(200 { success, orderId, url }); paying moves it to fulfillment, cancelling or 24 h unpaid cancels it. ' +
           'Too little balance → 400 INSUFFICIENT_BALANCE, nothing charged. Provider failure after charging → ' +
           '502 FULFILLMENT_FAILED with orderId (retried automatically; do not pay again). Optional ' +
-          'Idempotency-Key header: a repeat with the same key and body within 24 h returns the first response.',
+          'Idempotency-Key header: a repeat with the same key and body within 24 h returns the first response. ' +
+          `A card/crypto checkout counts toward the ${config.abuseLimits.paymentSessionsPerHour} payment sessions per account per hour (429 RATE_LIMITED with Retry-After).`,
         security: [{ sessionToken: [] }, { sessionCookie: [] }],
         headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ maxLength: 255 })) }),
         body: CheckoutBody,
-        response: { 200: CheckoutResponse, ...mobileErrors(401, 403, 409, 502, 503) },
+        response: { 200: CheckoutResponse, ...mobileErrors(401, 403, 409, 429, 502, 503) },
       },
     },
     async (request) => {

@@ -6,6 +6,7 @@ import { MIN_TOPUP_MINOR } from '../../domain/payments/payments.service.js';
 import { CURRENCIES, parseDecimalToCents, type Currency } from '../../lib/money.js';
 import type { PaymentMethod } from '../../domain/payments/settlement.js';
 import { mobileErrors } from '../shared/schemas.js';
+import type { AccountLimits } from './account-limits.js';
 
 const tags = ['Payments'];
 const RedirectUrl = Type.String({
@@ -53,17 +54,22 @@ async function webhookRoutes(app: FastifyInstance): Promise<void> {
 }
 
 /** POST /payments/card/create-session, /payments/crypto/create-invoice and the provider webhooks. */
-export async function paymentsRoutes(app: FastifyInstance): Promise<void> {
+export async function paymentsRoutes(
+  app: FastifyInstance,
+  { limits }: { limits: AccountLimits },
+): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { payments } = app.container;
+  const { payments, config } = app.container;
+  const perHour = config.abuseLimits.paymentSessionsPerHour;
 
   r.post(
     '/payments/card/create-session',
     {
+      preHandler: limits.paymentSession,
       schema: {
         tags,
         summary: 'Card wallet top-up',
-        description: `Opens a hosted card payment page. amount is in minor units (cents) of currency, at least ${MIN_TOPUP_MINOR}. Non-USD amounts are credited in USD at the stored exchange rate, rounded down to the cent. Open url in a real browser; the wallet is credited when the provider confirms payment. Default redirects: PUBLIC_BASE_URL/payment/success and /payment/cancel.`,
+        description: `Opens a hosted card payment page. amount is in minor units (cents) of currency, at least ${MIN_TOPUP_MINOR}. Non-USD amounts are credited in USD at the stored exchange rate, rounded down to the cent. Open url in a real browser; the wallet is credited when the provider confirms payment. Default redirects: PUBLIC_BASE_URL/payment/success and /payment/cancel. At most ${perHour} payment sessions (card sessions, crypto invoices, card/crypto checkouts together) per account per hour: 429 RATE_LIMITED with Retry-After.`,
         body: Type.Object({
           amount: Type.Integer({ minimum: MIN_TOPUP_MINOR, maximum: 100_000_000 }),
           currency: Type.Optional(
@@ -74,7 +80,7 @@ export async function paymentsRoutes(app: FastifyInstance): Promise<void> {
         }),
         response: {
           200: Type.Object({ sessionId: Type.String(), url: Type.String() }),
-          ...mobileErrors(401, 403, 502),
+          ...mobileErrors(401, 403, 429, 502),
         },
       },
     },
@@ -95,11 +101,11 @@ export async function paymentsRoutes(app: FastifyInstance): Promise<void> {
   r.post(
     '/payments/crypto/create-invoice',
     {
+      preHandler: limits.paymentSession,
       schema: {
         tags,
         summary: 'Crypto wallet top-up',
-        description:
-          'Creates a crypto invoice for amount USD (a decimal string, at least "2", at most two decimals) and returns the provider invoice object; open its url. The payer picks the coin on the hosted page.',
+        description: `Creates a crypto invoice for amount USD (a decimal string, at least "2", at most two decimals) and returns the provider invoice object; open its url. The payer picks the coin on the hosted page. Counts toward the ${perHour} payment sessions per account per hour (429 RATE_LIMITED with Retry-After).`,
         body: Type.Object({
           amount: Type.String({ maxLength: 16, description: 'USD, e.g. "10" or "10.50"' }),
           currency: Type.Optional(Type.String({ default: 'USD', description: 'USD only' })),
@@ -107,7 +113,7 @@ export async function paymentsRoutes(app: FastifyInstance): Promise<void> {
         }),
         response: {
           200: Type.Object({ url: Type.String() }, { additionalProperties: true, title: 'CryptoInvoice' }),
-          ...mobileErrors(401, 403, 502),
+          ...mobileErrors(401, 403, 429, 502),
         },
       },
     },

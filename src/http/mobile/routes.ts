@@ -9,16 +9,18 @@ import { accountRoutes } from './account.routes.js';
 import { checkoutRoutes } from './checkout.routes.js';
 import { ordersRoutes } from './orders.routes.js';
 import { esimsRoutes } from './esims.routes.js';
+import { createAccountLimits } from './account-limits.js';
 
 /** Every Mobile/Web API route module, one line each. */
 export async function registerMobileRoutes(app: FastifyInstance): Promise<void> {
-  await app.register(supportRoutes);
+  const limits = await createAccountLimits(app);
+  await app.register(supportRoutes, { limits });
   await app.register(devicesRoutes);
   await app.register(authRoutes);
   await app.register(accountRoutes);
-  await app.register(paymentsRoutes);
+  await app.register(paymentsRoutes, { limits });
   await app.register(walletRoutes);
-  await app.register(checkoutRoutes);
+  await app.register(checkoutRoutes, { limits });
   await app.register(ordersRoutes);
   await app.register(esimsRoutes);
   await app.register(destinationsRoutes);

@@ -5,6 +5,7 @@ import { AppError } from '../../domain/errors.js';
 import { TICKET_CATEGORIES, TICKET_STATUSES, type TicketView } from '../../domain/support/support.service.js';
 import { defineList, NextCursorSchema, pageQuery } from '../shared/pagination.js';
 import { IsoDate, mobileErrors, Nullable } from '../shared/schemas.js';
+import type { AccountLimits } from './account-limits.js';
 
 /** At least one non-space character: a blank subject or message is not a ticket. */
 const NOT_BLANK = '\\S';
@@ -74,9 +75,13 @@ function toCustomerTicket(ticket: TicketView) {
 }
 
 /** `/support/tickets`: the caller's support tickets and their threads (specification §4.5). */
-export async function supportRoutes(app: FastifyInstance): Promise<void> {
+export async function supportRoutes(
+  app: FastifyInstance,
+  { limits }: { limits: AccountLimits },
+): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { support } = app.container;
+  const { support, config } = app.container;
+  const abuse = config.abuseLimits;
 
   r.get(
     '/support/tickets',
@@ -112,17 +117,18 @@ export async function supportRoutes(app: FastifyInstance): Promise<void> {
     '/support/tickets',
     {
       config: { freeText: ['message'] },
+      preHandler: limits.ticket,
       schema: {
         tags: ['Support'],
         summary: 'Open a ticket',
-        description: 'Creates an OPEN ticket whose thread starts with `message`.',
+        description: `Creates an OPEN ticket whose thread starts with \`message\`. At most ${abuse.ticketsPerDay} new tickets per account per day: 429 RATE_LIMITED with Retry-After.`,
         security,
         body: Type.Object({
           subject: Type.String({ minLength: 1, maxLength: 200, pattern: NOT_BLANK }),
           category: Type.Optional(TicketCategorySchema),
           message: TicketMessageBody,
         }),
-        response: { 201: TicketEnvelope, ...mobileErrors(401) },
+        response: { 201: TicketEnvelope, ...mobileErrors(401, 429) },
       },
     },
     async (request, reply) => {
@@ -142,15 +148,15 @@ export async function supportRoutes(app: FastifyInstance): Promise<void> {
     '/support/tickets/:id/messages',
     {
       config: { freeText: ['message'] },
+      preHandler: limits.ticketMessage,
       schema: {
         tags: ['Support'],
         summary: 'Reply to my ticket',
-        description:
-          'Adds the caller’s message. The ticket is OPEN afterwards: an ANSWERED, RESOLVED or CLOSED ticket is reopened.',
+        description: `Adds the caller’s message. The ticket is OPEN afterwards: an ANSWERED, RESOLVED or CLOSED ticket is reopened. At most ${abuse.ticketMessagesPerHour} messages per account per hour: 429 RATE_LIMITED with Retry-After.`,
         security,
         params: Type.Object({ id: Type.String({ maxLength: 100 }) }),
         body: Type.Object({ message: TicketMessageBody }),
-        response: { 201: TicketEnvelope, ...mobileErrors(401, 404) },
+        response: { 201: TicketEnvelope, ...mobileErrors(401, 404, 429) },
       },
     },
     async (request, reply) => {

@@ -7,6 +7,9 @@ import { installIdempotency } from '../shared/idempotency.js';
 import { partnerKeyOf } from '../shared/auth.js';
 import { installPartnerRateLimit } from './rate-limit.js';
 
+/** RFC 9110 §15.5.2: a 401 names the scheme that would work (issue 28 H16). */
+const UNAUTHENTICATED = { 'www-authenticate': 'Bearer realm="partner"' };
+
 /**
  * Partner API, `/api/public/v1`. API key by `Authorization: Bearer` or `X-API-Key`; session
  * tokens and cookies are never accepted. The account is re-read on every request, so a
@@ -36,7 +39,8 @@ export async function partnerSurface(app: FastifyInstance): Promise<void> {
       : request.routeOptions.config.catalogRead
         ? await apiKeys.authenticateForCatalog(key)
         : await apiKeys.authenticate(key);
-    if (!account) throw new AppError('UNAUTHORIZED', 'Missing or invalid API key');
+    if (!account)
+      throw new AppError('UNAUTHORIZED', 'Missing or invalid API key', undefined, UNAUTHENTICATED);
     request.partner = account;
   });
   // After the key check: budgets are per account (see rate-limit.ts).

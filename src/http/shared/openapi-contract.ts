@@ -365,7 +365,8 @@ const HEADERS: Record<string, Json> = {
     example: 42,
   },
   Livemode: {
-    description: '`true` when the request was made with a live key, `false` with a test key (svc_test_sk_…).',
+    description:
+      '`true` when the request was made with a live key, `false` with a test key (svc_test_sk_…); absent when the request carried no recognisable key.',
     schema: { type: 'string', enum: ['true', 'false'] },
     example: 'true',
   },
@@ -381,7 +382,38 @@ const HEADERS: Record<string, Json> = {
     schema: { type: 'string' },
     example: 'W/"42-1f3a9c0d"',
   },
+  WwwAuthenticate: {
+    description: 'The scheme that would work (RFC 9110 §15.5.2): an API key as a Bearer token.',
+    schema: { type: 'string', enum: ['Bearer realm="partner"'] },
+    example: 'Bearer realm="partner"',
+  },
 };
+
+const ERROR_CONTENT = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+
+/**
+ * Answers any route can give besides its own (issue 28 H14): 413 and 415 where a body is read
+ * (the body limit and the JSON-only, uncompressed rule, src/http/app.ts) and 503 everywhere (the
+ * database or Redis unreachable, or the password-hashing queue full: retry after Retry-After).
+ */
+function addCommonResponses(operation: Json): void {
+  const responses = (operation.responses ?? {}) as Responses;
+  const add = (status: string, description: string) => {
+    responses[status] ??= { description, content: ERROR_CONTENT };
+  };
+  if (operation.requestBody) {
+    add(
+      '413',
+      'The request body is larger than the route accepts (64 KB for JSON unless the route says otherwise).',
+    );
+    add(
+      '415',
+      'The body is not JSON (Content-Type) or is compressed (Content-Encoding other than identity).',
+    );
+  }
+  add('503', 'Temporarily unavailable; retry after Retry-After seconds.');
+  operation.responses = responses;
+}
 
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
@@ -395,13 +427,16 @@ function addResponseHeaders(surface: Surface, operation: Json): void {
     const headers = { ...((response.headers as Json | undefined) ?? {}) };
     headers['X-Request-Id'] = headerRef('RequestId');
     // The Partner key check runs before the rate limit: a 401 spends no budget and has no headers.
-    if (limited && status !== '401') {
+    // Elsewhere a 401 can follow the limiter (a wrong password at login) and carries them.
+    if (limited && !(surface === 'partner' && status === '401')) {
       headers['X-RateLimit-Limit'] = headerRef('RateLimitLimit');
       headers['X-RateLimit-Remaining'] = headerRef('RateLimitRemaining');
       headers['X-RateLimit-Reset'] = headerRef('RateLimitReset');
     }
-    if (status === '429') headers['Retry-After'] = headerRef('RetryAfter');
-    if (surface === 'partner' && status !== '401') headers['x-livemode'] = headerRef('Livemode');
+    if (status === '429' || status === '503') headers['Retry-After'] = headerRef('RetryAfter');
+    // x-livemode goes on every answer whose key names a mode, a 401 for an unknown key included.
+    if (surface === 'partner') headers['x-livemode'] = headerRef('Livemode');
+    if (surface === 'partner' && status === '401') headers['WWW-Authenticate'] = headerRef('WwwAuthenticate');
     if (hasNotModified && (status === '200' || status === '304')) headers.ETag = headerRef('ETag');
     if (paged && status === '200') headers.Link = headerRef('Link');
     response.headers = headers;
@@ -805,6 +840,7 @@ export function finishDocument(full: Json, surface: Surface): Json {
           media.schema = hoisted;
         }
       }
+      addCommonResponses(operation);
       addResponseHeaders(surface, operation);
     }
   }

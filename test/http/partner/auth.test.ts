@@ -19,9 +19,15 @@ describe('Partner API key authentication', () => {
     return { user, key };
   }
 
-  function expectUnauthorized(res: { statusCode: number; json(): unknown }) {
+  function expectUnauthorized(res: {
+    statusCode: number;
+    json(): unknown;
+    headers: Record<string, unknown>;
+  }) {
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual({ error: { code: 'UNAUTHORIZED', message: expect.any(String) } });
+    // RFC 9110 §15.5.2 (issue 28 H16): a 401 names the scheme that would work.
+    expect(res.headers['www-authenticate']).toBe('Bearer realm="partner"');
   }
 
   it('accepts the key as Authorization: Bearer', async () => {
@@ -45,6 +51,14 @@ describe('Partner API key authentication', () => {
     );
     expectUnauthorized(await t.app.inject({ url: WALLET, headers: { 'x-api-key': 'garbage' } }));
     expectUnauthorized(await t.app.inject({ url: WALLET, headers: { authorization: 'Basic abc' } }));
+    // Catalogue reads (answered before routing when the key is known) say the same.
+    expectUnauthorized(await t.app.inject({ url: '/api/public/v1/destinations' }));
+    expectUnauthorized(
+      await t.app.inject({
+        url: '/api/public/v1/destinations',
+        headers: { authorization: 'Bearer svc_test_sk_notarealkey0000' },
+      }),
+    );
   });
 
   it('rejects the previous key at once after regeneration', async () => {
