@@ -18,7 +18,7 @@ import { partnerSurface } from './partner/index.js';
 import { sandboxSurface } from './sandbox/index.js';
 import { inboundWebhooksSurface } from './webhooks/index.js';
 import { registerOpenApiDocuments } from './shared/openapi.js';
-import { allSecuritySchemes, routeTransform } from './shared/openapi-contract.js';
+import { allSecuritySchemes } from './shared/openapi-surfaces.js';
 import { installMetrics, requestObserver } from './metrics.js';
 import { type CatalogReplay, createCatalogReplay } from './shared/catalog-replay.js';
 import { registerWebApp } from './web.js';
@@ -138,8 +138,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       servers: [{ url: config.publicBaseUrl }],
       components: { securitySchemes: allSecuritySchemes },
     },
-    // operationId, security and tags per route: see ./shared/openapi-contract.ts
-    transform: routeTransform,
   });
   registerApiReference(app, '/docs');
 

@@ -83,6 +83,7 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
     {
       config: { idempotency },
       schema: {
+        operationId: 'checkout',
         tags: ['Orders'],
         summary: 'Buy a plan',
         description:
@@ -92,7 +93,6 @@ export async function checkoutRoutes(app: FastifyInstance): Promise<void> {
           'Too little balance → 400 INSUFFICIENT_BALANCE, nothing charged. Provider failure after charging → ' +
           '502 FULFILLMENT_FAILED with orderId (retried automatically; do not pay again). Optional ' +
           'Idempotency-Key header: a repeat with the same key and body within 24 h returns the first response.',
-        security: [{ sessionToken: [] }, { sessionCookie: [] }],
         headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ maxLength: 255 })) }),
         body: CheckoutBody,
         response: { 200: CheckoutResponse, ...mobileErrors(401, 403, 409, 502, 503) },

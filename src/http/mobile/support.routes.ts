@@ -53,7 +53,6 @@ const ticketList = defineList<TicketView>({
   key: ['date', 'string'],
   keyOf: (t) => [t.updatedAt, t.id],
 });
-const security: Array<Record<string, string[]>> = [{ sessionToken: [] }, { sessionCookie: [] }];
 
 function toCustomerTicket(ticket: TicketView) {
   return {
@@ -82,13 +81,13 @@ export async function supportRoutes(app: FastifyInstance): Promise<void> {
     '/support/tickets',
     {
       schema: {
+        operationId: 'listTickets',
         tags: ['Support'],
         summary: 'List my tickets',
         description:
           'The caller’s tickets, most recent activity first, each with its full thread (oldest first). ' +
           'Every ticket without `limit` and `cursor`; with them one page, the next in the `Link` header and ' +
           '`nextCursor`. A ticket with new activity moves to the front, so while paging it may be seen again or not at all.',
-        security,
         querystring: pageQuery({}),
         response: {
           200: Type.Object({
@@ -113,10 +112,10 @@ export async function supportRoutes(app: FastifyInstance): Promise<void> {
     {
       config: { freeText: ['message'] },
       schema: {
+        operationId: 'createTicket',
         tags: ['Support'],
         summary: 'Open a ticket',
         description: 'Creates an OPEN ticket whose thread starts with `message`.',
-        security,
         body: Type.Object({
           subject: Type.String({ minLength: 1, maxLength: 200, pattern: NOT_BLANK }),
           category: Type.Optional(TicketCategorySchema),
@@ -143,11 +142,11 @@ export async function supportRoutes(app: FastifyInstance): Promise<void> {
     {
       config: { freeText: ['message'] },
       schema: {
+        operationId: 'replyToTicket',
         tags: ['Support'],
         summary: 'Reply to my ticket',
         description:
           'Adds the caller’s message. The ticket is OPEN afterwards: an ANSWERED, RESOLVED or CLOSED ticket is reopened.',
-        security,
         params: Type.Object({ id: Type.String({ maxLength: 100 }) }),
         body: Type.Object({ message: TicketMessageBody }),
         response: { 201: TicketEnvelope, ...mobileErrors(401, 404) },

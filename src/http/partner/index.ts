@@ -5,6 +5,7 @@ import { registerPartnerRoutes } from './routes.js';
 import { installErrorHandling } from '../shared/errors.js';
 import { installIdempotency } from '../shared/idempotency.js';
 import { partnerKeyOf } from '../shared/auth.js';
+import { documentSecurity } from '../shared/openapi-surfaces.js';
 import { budgetKey, installPartnerRateLimit } from './rate-limit.js';
 
 /**
@@ -22,6 +23,7 @@ export async function partnerSurface(app: FastifyInstance): Promise<void> {
   const { apiKeys } = app.container;
   installErrorHandling(app, 'partner');
   installIdempotency(app, 'partner');
+  app.addHook('onRoute', documentSecurity('partner'));
 
   app.addHook('onRequest', async (request, reply) => {
     const key = partnerKeyOf(request.headers);

@@ -1,181 +1,21 @@
 /**
- * The contract rules of the three OpenAPI documents, in one place, so that no route file has to
- * repeat them:
- *
- * - `routeTransform` (the @fastify/swagger `transform` option) gives every operation a readable,
- *   unique `operationId` (a route's own `schema.operationId` wins), the surface's security
- *   requirement (derived from how the surface authenticates, `config.auth` on the Mobile/Web
- *   surface) and the surface's tags;
- * - `finishDocument` cuts one surface out of the full document and makes it fit for code
- *   generation: only that surface's security schemes, titled schemas hoisted into named
- *   `components.schemas` (`Order`, `Esim`, `Plan`, `Error`, …) referenced with `$ref`, response
- *   headers (X-Request-Id everywhere, rate-limit headers and Retry-After where a limit applies,
- *   x-livemode on the Partner API, ETag where a 304 can answer) and tag descriptions.
+ * The document-level rules of the three OpenAPI documents. Each route states its own
+ * `operationId`, `tags` and `summary` in its schema, and each surface plugin sets the security
+ * requirement of its routes (./openapi-surfaces.ts); `finishDocument` cuts one surface out of the
+ * full document and makes it fit for code generation: only that surface's security schemes,
+ * titled schemas hoisted into named components (./openapi-components.ts), response headers
+ * (./openapi-headers.ts), tag descriptions and, on the Partner API, the outbound webhooks
+ * (./openapi-webhooks.ts).
  */
 
 import { EVENT_TYPES } from '../../domain/events/outbox.js';
-import type { SwaggerTransform } from '@fastify/swagger';
-
-export type Surface = 'mobile' | 'partner' | 'admin';
-
-type Json = Record<string, unknown>;
-type Responses = Record<string, Json>;
-
-export const SURFACE_PREFIX: Record<Surface, string> = {
-  mobile: '/api/v1/',
-  partner: '/api/public/v1/',
-  admin: '/api/admin/v1/',
-};
-
-export function surfaceOf(url: string): Surface | undefined {
-  return (Object.keys(SURFACE_PREFIX) as Surface[]).find((s) => url.startsWith(SURFACE_PREFIX[s]));
-}
-
-// ---------------------------------------------------------------------------------------------
-// Security
-
-/** Every security scheme of the service; each document keeps only its own surface's. */
-export const SECURITY_SCHEMES = {
-  mobile: {
-    sessionToken: {
-      type: 'http',
-      scheme: 'bearer',
-      description: 'Session token from POST /auth/register or /auth/login (native apps).',
-    },
-    sessionCookie: {
-      type: 'apiKey',
-      in: 'cookie',
-      name: 'svc_session',
-      description:
-        'The session cookie set by register/login (web app). State-changing requests must come from the same origin.',
-    },
-  },
-  partner: {
-    apiKey: {
-      type: 'http',
-      scheme: 'bearer',
-      description: 'Partner API key (`svc_live_sk_…` or `svc_test_sk_…`) as `Authorization: Bearer <key>`.',
-    },
-    apiKeyHeader: {
-      type: 'apiKey',
-      in: 'header',
-      name: 'X-API-Key',
-      description: 'The same Partner API key in the X-API-Key header.',
-    },
-  },
-  admin: {
-    adminToken: {
-      type: 'http',
-      scheme: 'bearer',
-      description: 'The operator token (ADMIN_TOKEN) as `Authorization: Bearer <token>`.',
-    },
-  },
-} as const;
-
-export const allSecuritySchemes = {
-  ...SECURITY_SCHEMES.mobile,
-  ...SECURITY_SCHEMES.partner,
-  ...SECURITY_SCHEMES.admin,
-};
-
-type Requirement = Array<Record<string, string[]>>;
-
-function requirement(surface: Surface, auth: unknown): Requirement {
-  const schemes = Object.keys(SECURITY_SCHEMES[surface]).map((name) => ({ [name]: [] as string[] }));
-  if (surface !== 'mobile') return schemes; // every Partner and operator route needs its credential
-  if (auth === 'none') return []; // public: catalog pages, QR images, provider webhooks, login…
-  if (auth === 'optional') return [...schemes, {}];
-  return schemes;
-}
-
-// ---------------------------------------------------------------------------------------------
-// operationId
-
-/**
- * Operation names that read better than the rule below would make them, keyed by
- * `METHOD path-after-the-surface-prefix`. Any route not listed gets the rule's name, so a new
- * route is never without one; a route may also set `schema.operationId` itself.
- */
-const OPERATION_IDS: Record<Surface, Record<string, string>> = {
-  mobile: {
-    'POST auth/register': 'register',
-    'POST auth/login': 'login',
-    'POST auth/logout': 'logout',
-    'GET auth/me': 'getMe',
-    'POST auth/forgot-password': 'forgotPassword',
-    'GET auth/reset-password': 'checkResetToken',
-    'POST auth/reset-password': 'resetPassword',
-    'POST auth/change-password': 'changePassword',
-    'PATCH user/profile': 'updateProfile',
-    'POST user/avatar': 'uploadAvatar',
-    'POST user/api-key/generate': 'generateApiKey',
-    'DELETE user/account': 'deleteAccount',
-    'GET avatars/{token}': 'getAvatar',
-    'POST payments/card/create-session': 'createCardSession',
-    'POST payments/crypto/create-invoice': 'createCryptoInvoice',
-    'POST payments/card/webhook': 'receiveCardWebhook',
-    'POST payments/crypto/webhook': 'receiveCryptoWebhook',
-    'GET user/wallet/transactions': 'listWalletTransactions',
-    'POST checkout': 'checkout',
-    'GET user/orders': 'listOrders',
-    'GET user/orders/{id}': 'getOrder',
-    'GET user/esims': 'listEsims',
-    'GET esims/{qrToken}/qr.png': 'getQrCodePng',
-    'GET esims/{qrToken}/qr.svg': 'getQrCodeSvg',
-    'GET destinations': 'listDestinations',
-    'GET destinations/{code}': 'getDestination',
-    'GET support/tickets': 'listTickets',
-    'POST support/tickets': 'createTicket',
-    'POST support/tickets/{id}/messages': 'replyToTicket',
-    'POST user/push-devices': 'registerPushDevice',
-    'GET user/push-devices': 'listPushDevices',
-    'DELETE user/push-devices': 'unregisterPushDevice',
-  },
-  partner: {
-    'GET wallet': 'getWallet',
-    'PATCH wallet': 'updateWallet',
-    'POST orders': 'createOrder',
-    'GET orders': 'listOrders',
-    'GET orders/{id}': 'getOrder',
-    'GET destinations': 'listDestinations',
-    'GET destinations/{code}': 'getDestination',
-    'GET events': 'listEvents',
-  },
-  admin: {
-    'GET tickets': 'listTickets',
-    'POST tickets/{id}/messages': 'replyToTicket',
-    'PATCH tickets/{id}': 'updateTicket',
-    'GET audit': 'listAuditEntries',
-    'GET accounts': 'listAccounts',
-    'PATCH accounts/{id}': 'updateAccount',
-    'GET mail': 'listMail',
-    'POST accounts/{id}/wallet/adjustments': 'adjustWallet',
-    'GET orders/{id}': 'getOrder',
-    'POST orders/{id}/retry': 'retryOrder',
-    'POST orders/{id}/refund': 'refundOrder',
-    'POST sandbox/esim-provider/faults': 'setSandboxEsimFaults',
-    'POST sandbox/esim-provider/usage': 'setSandboxEsimUsage',
-    'GET plans': 'listPlans',
-    'PATCH plans/{id}': 'updatePlan',
-    'PUT exchange-rates': 'setExchangeRates',
-  },
-};
-
-/** Last path segments that name an action rather than a resource. */
-const ACTION_VERBS = new Set([
-  'cancel',
-  'complete',
-  'disable',
-  'enable',
-  'generate',
-  'refund',
-  'replay',
-  'resend',
-  'reset',
-  'retry',
-  'rotate',
-  'test',
-]);
+import {
+  SECURITY_SCHEMES,
+  SURFACE_PREFIX,
+  type Json,
+  type Responses,
+  type Surface,
+} from './openapi-surfaces.js';
 
 const pascal = (words: string): string =>
   words
@@ -184,106 +24,10 @@ const pascal = (words: string): string =>
     .map((w) => w[0]!.toUpperCase() + w.slice(1))
     .join('');
 
-const singular = (word: string): string =>
-  word.endsWith('ies') ? `${word.slice(0, -3)}y` : word.endsWith('s') ? word.slice(0, -1) : word;
-
-/**
- * The rule for routes without an entry: a verb from the method and the static path segments,
- * singular before a path parameter. `GET orders` → listOrders, `GET orders/{id}` → getOrder,
- * `POST webhook-endpoints` → createWebhookEndpoint, `DELETE webhook-endpoints/{id}` →
- * deleteWebhookEndpoint, `POST webhook-endpoints/{id}/test` → testWebhookEndpoint,
- * `POST test/wallet/reset` → resetTestWallet.
- */
-export function ruleOperationId(method: string, path: string): string {
-  const segments = path.split('/').filter(Boolean);
-  const isParam = (s: string | undefined) => !!s && s.startsWith('{');
-  const last = segments[segments.length - 1];
-  const statics = segments.filter((s) => !isParam(s));
-  const nouns = (list: string[]) => list.map(pascal).join('');
-  const m = method.toUpperCase();
-  const isAction = ACTION_VERBS.has(last ?? '');
-  // A verb after a parameter is an action on that resource: orders/{id}/retry → retryOrder.
-  if (m === 'POST' && isAction && segments.length >= 3 && isParam(segments[segments.length - 2])) {
-    const resource = statics.slice(0, -1);
-    resource[resource.length - 1] = singular(resource[resource.length - 1]!);
-    return `${last}${nouns(resource)}`;
-  }
-  // A noun after a parameter is a part of that resource: esims/{iccid}/usage → setTestEsimUsage.
-  if (
-    ['POST', 'PUT'].includes(m) &&
-    !isAction &&
-    segments.length >= 3 &&
-    !isParam(last) &&
-    isParam(segments.at(-2))
-  ) {
-    const resource = statics.slice(0, -1);
-    resource[resource.length - 1] = singular(resource[resource.length - 1]!);
-    return `set${nouns([...resource, last!])}`;
-  }
-  const endsWithParam = isParam(last);
-  const resource = [...statics];
-  if (endsWithParam) resource[resource.length - 1] = singular(resource[resource.length - 1]!);
-  const verbs: Record<string, string> = {
-    GET: endsWithParam ? 'get' : 'list',
-    POST: 'create',
-    PUT: 'set',
-    PATCH: 'update',
-    DELETE: 'delete',
-  };
-  // POST …/wallet/reset, …/api-key/generate: a trailing verb becomes the verb.
-  if (m === 'POST' && isAction) {
-    return `${last}${nouns(resource.slice(0, -1))}`;
-  }
-  if (m === 'DELETE' && !endsWithParam) resource[resource.length - 1] = singular(resource.at(-1)!);
-  if (m === 'POST') resource[resource.length - 1] = singular(resource.at(-1)!);
-  return `${verbs[m] ?? m.toLowerCase()}${nouns(resource)}`;
-}
-
-export function operationIdFor(surface: Surface, method: string, url: string): string {
-  const path = url.slice(SURFACE_PREFIX[surface].length).replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-  return OPERATION_IDS[surface][`${method.toUpperCase()} ${path}`] ?? ruleOperationId(method, path);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Tags
 
-/** Tag per path prefix (longest first wins); a route elsewhere keeps its own tags. */
-const TAGS: Record<Surface, Array<[prefix: string, tag: string]>> = {
-  mobile: [
-    ['auth/', 'Auth'],
-    ['user/wallet', 'Wallet'],
-    ['user/orders', 'Orders'],
-    ['checkout', 'Orders'],
-    ['user/esims', 'eSIMs'],
-    ['esims/', 'eSIMs'],
-    ['user/push-devices', 'Push devices'],
-    ['user/', 'Account'],
-    ['avatars/', 'Account'],
-    ['payments/', 'Payments'],
-    ['destinations', 'Catalog'],
-    ['support/', 'Support'],
-  ],
-  partner: [
-    ['destinations', 'Catalog'],
-    ['orders', 'Orders'],
-    ['wallet', 'Wallet'],
-    ['webhook-endpoints', 'Webhooks'],
-    ['events', 'Events'],
-    ['test/', 'Test mode'],
-  ],
-  admin: [
-    ['accounts/', 'Accounts'],
-    ['accounts', 'Accounts'],
-    ['orders/', 'Orders'],
-    ['tickets', 'Support'],
-    ['audit', 'Audit'],
-    ['mail', 'Mail'],
-    ['sandbox/', 'Sandbox'],
-    ['plans', 'Catalog'],
-    ['exchange-rates', 'Catalog'],
-  ],
-};
-
+/** The description of each tag a route may state (a document lists those its operations use). */
 const TAG_DESCRIPTIONS: Record<string, string> = {
   Auth: 'Registration, login, sessions and password reset.',
   Account: 'Profile, avatar, Partner API key and account deletion.',
@@ -302,36 +46,6 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Jobs: 'Background jobs that ran out of retries (dead letters): list, inspect and retry them.',
   Mail: 'Recorded outgoing mail.',
   Sandbox: 'Controls of the sandbox providers.',
-};
-
-function tagsFor(surface: Surface, url: string, own: unknown): string[] | undefined {
-  const path = url.slice(SURFACE_PREFIX[surface].length);
-  const match = TAGS[surface]
-    .filter(([prefix]) => path.startsWith(prefix))
-    .sort((a, b) => b[0].length - a[0].length)[0];
-  if (match) return [match[1]];
-  return Array.isArray(own) ? (own as string[]) : undefined;
-}
-
-// ---------------------------------------------------------------------------------------------
-// @fastify/swagger transform
-
-/** @fastify/swagger `transform`: operationId, security and tags per route (documentation only). */
-export const routeTransform: SwaggerTransform = ({ schema: fastifySchema, url, route }) => {
-  const schema = fastifySchema as Json | undefined;
-  const surface = surfaceOf(url);
-  if (!surface || !schema || schema.hide) return { schema: fastifySchema, url };
-  const method = Array.isArray(route.method) ? route.method[0]! : route.method;
-  const config = route.config as Json | undefined;
-  return {
-    url,
-    schema: {
-      ...schema,
-      operationId: (schema.operationId as string | undefined) ?? operationIdFor(surface, method, url),
-      security: requirement(surface, config?.auth),
-      tags: tagsFor(surface, url, schema.tags),
-    },
-  };
 };
 
 // ---------------------------------------------------------------------------------------------
