@@ -19,7 +19,7 @@ import { partnerSurface } from './partner/index.js';
 import { sandboxSurface } from './sandbox/index.js';
 import { inboundWebhooksSurface } from './webhooks/index.js';
 import { registerOpenApiDocuments } from './shared/openapi.js';
-import { allSecuritySchemes, routeTransform } from './shared/openapi-contract.js';
+import { allSecuritySchemes } from './shared/openapi-surfaces.js';
 import { installMetrics } from './metrics.js';
 import { registerWebApp } from './web.js';
 import { Type } from '@sinclair/typebox';
@@ -109,8 +109,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       servers: [{ url: config.publicBaseUrl }],
       components: { securitySchemes: allSecuritySchemes },
     },
-    // operationId, security and tags per route: see ./shared/openapi-contract.ts
-    transform: routeTransform,
   });
   registerApiReference(app, '/docs');
 

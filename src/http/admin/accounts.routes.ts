@@ -6,8 +6,6 @@ import { centsToUsd } from '../../lib/money.js';
 import { defineList, NextCursorSchema, pageQuery } from '../shared/pagination.js';
 import { adminErrors, IsoDate } from '../shared/schemas.js';
 
-const tags = ['Admin: accounts'];
-
 const AdminAccountSchema = Type.Object(
   {
     id: Type.String(),
@@ -46,7 +44,8 @@ export async function adminAccountRoutes(app: FastifyInstance): Promise<void> {
     '/accounts',
     {
       schema: {
-        tags,
+        operationId: 'listAccounts',
+        tags: ['Accounts'],
         summary: 'Find accounts',
         description:
           'Exact match on the normalised email; without a filter the newest 100 accounts. With `limit` or `cursor` one page, the next in the `Link` header and `nextCursor`.',
@@ -73,7 +72,8 @@ export async function adminAccountRoutes(app: FastifyInstance): Promise<void> {
     '/accounts/:id',
     {
       schema: {
-        tags,
+        operationId: 'updateAccount',
+        tags: ['Accounts'],
         summary: 'Change an account status',
         description:
           'SUSPENDED or BANNED takes effect on the next request of every session (401) and login answers 403. Writes an audit row. 409 INVALID_STATE for a deleted account.',

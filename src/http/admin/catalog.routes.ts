@@ -82,8 +82,9 @@ export async function adminCatalogRoutes(app: FastifyInstance): Promise<void> {
     '/plans',
     {
       schema: {
+        operationId: 'listPlans',
+        tags: ['Catalog'],
         summary: 'List plans',
-        tags: ['catalog'],
         description:
           'Every imported plan, including inactive ones. Filter by destination code and sellable state. ' +
           'With `limit` or `cursor` one page, the next in the `Link` header and `nextCursor`.',
@@ -113,8 +114,9 @@ export async function adminCatalogRoutes(app: FastifyInstance): Promise<void> {
     '/plans/:id',
     {
       schema: {
+        operationId: 'updatePlan',
+        tags: ['Catalog'],
         summary: 'Enable/disable a plan or override its price',
-        tags: ['catalog'],
         description:
           '`active` is the operator switch; `priceUsd` sets a retail override (null clears it). ' +
           'Both survive later syncs. Audited.',
@@ -155,8 +157,9 @@ export async function adminCatalogRoutes(app: FastifyInstance): Promise<void> {
     '/exchange-rates',
     {
       schema: {
+        operationId: 'setExchangeRates',
+        tags: ['Catalog'],
         summary: 'Set exchange rates',
-        tags: ['catalog'],
         description: 'Units of EUR, GBP and TRY per 1 USD, used to show catalog prices. Audited.',
         body: Type.Object({ EUR: Rate, GBP: Rate, TRY: Rate }, { additionalProperties: false }),
         response: { 200: Type.Object({ rates: RatesSchema }), ...adminErrors() },

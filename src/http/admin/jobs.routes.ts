@@ -61,14 +61,14 @@ function present(job: Job): Static<typeof JobSchema> {
 export async function adminJobsRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { deadLetter } = app.container;
-  const tags = ['Jobs'];
   const params = Type.Object({ id: Type.String({ pattern: '^[0-9]{1,15}$' }) });
 
   r.get(
     '/jobs/failed',
     {
       schema: {
-        tags,
+        operationId: 'listJobsFailed',
+        tags: ['Jobs'],
         summary: 'Dead-lettered background jobs',
         description:
           'Jobs whose last attempt failed (or whose kind has no handler), newest failure first. They are kept until retried. The newest 50 without `limit` and `cursor`; with them one page, the next in the `Link` header and `nextCursor`. `before` = the id of the last job of the previous page still works (not together with `cursor`).',
@@ -102,7 +102,8 @@ export async function adminJobsRoutes(app: FastifyInstance): Promise<void> {
     '/jobs/:id',
     {
       schema: {
-        tags,
+        operationId: 'getJob',
+        tags: ['Jobs'],
         summary: 'One background job',
         params,
         response: { 200: Type.Object({ job: JobSchema }), ...adminErrors(404) },
@@ -115,7 +116,8 @@ export async function adminJobsRoutes(app: FastifyInstance): Promise<void> {
     '/jobs/:id/retry',
     {
       schema: {
-        tags,
+        operationId: 'retryJob',
+        tags: ['Jobs'],
         summary: 'Send a failed job back to the queue',
         description:
           'Only failed jobs (else 409 INVALID_STATE): the job becomes pending, due now, with a fresh set of attempts; audited as `job.retry`. 409 CONFLICT while another job with the same dedupe key is pending or running.',

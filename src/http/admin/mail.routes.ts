@@ -46,7 +46,8 @@ export async function adminMailRoutes(app: FastifyInstance): Promise<void> {
     '/mail',
     {
       schema: {
-        tags: ['Admin: mail'],
+        operationId: 'listMail',
+        tags: ['Mail'],
         summary: 'Recorded mail',
         description:
           'Every message of the outbox, newest first (the newest 100 without `limit` and `cursor`; with them one page, the next in the `Link` header and `nextCursor`); `to` filters by recipient.',

@@ -82,13 +82,13 @@ export async function adminOrdersRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { orderAdmin, config } = app.container;
   const params = Type.Object({ id: Type.String({ maxLength: 100 }) });
-  const tags = ['Admin'];
 
   r.get(
     '/orders/:id',
     {
       schema: {
-        tags,
+        operationId: 'getOrder',
+        tags: ['Orders'],
         summary: 'Full order with eSIMs and fulfillment attempts',
         params,
         response: { 200: OrderEnvelope, ...adminErrors(404) },
@@ -103,7 +103,8 @@ export async function adminOrdersRoutes(app: FastifyInstance): Promise<void> {
     '/orders/:id/retry',
     {
       schema: {
-        tags,
+        operationId: 'retryOrder',
+        tags: ['Orders'],
         summary: 'Run a fulfillment attempt now',
         description:
           'Only PROCESSING orders (else 409 INVALID_STATE). Answers 200 with the order either way; `outcome` says whether this attempt issued the eSIMs. The background retries continue if it failed.',
@@ -130,7 +131,8 @@ export async function adminOrdersRoutes(app: FastifyInstance): Promise<void> {
     '/orders/:id/refund',
     {
       schema: {
-        tags,
+        operationId: 'refundOrder',
+        tags: ['Orders'],
         summary: 'Abandon fulfillment and refund the order to the wallet',
         description:
           'Only PROCESSING orders: the amount is credited back (wallet transaction kind refund) and the order becomes REFUNDED, with an audit row, in one transaction. A second call, or any other state, → 409 INVALID_STATE.',

@@ -11,7 +11,6 @@ import { adminErrors, IsoDate, Nullable } from '../shared/schemas.js';
 export async function adminSandboxEsimRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { db, audit, sandboxEsim } = app.container;
-  const tags = ['Admin', 'Sandbox'];
   /** The container has the controls exactly when ESIM_PROVIDER is the sandbox. */
   const controls = () => {
     if (!sandboxEsim)
@@ -26,7 +25,8 @@ export async function adminSandboxEsimRoutes(app: FastifyInstance): Promise<void
     '/sandbox/esim-provider/faults',
     {
       schema: {
-        tags,
+        operationId: 'setSandboxEsimFaults',
+        tags: ['Sandbox'],
         summary: 'Make the sandbox eSIM provider fail the next n issue calls',
         description:
           'Each failure is a retryable provider outage (issue and top-up calls). `failNext: 0` clears it.',
@@ -51,7 +51,8 @@ export async function adminSandboxEsimRoutes(app: FastifyInstance): Promise<void
     '/sandbox/esim-provider/usage',
     {
       schema: {
-        tags,
+        operationId: 'setSandboxEsimUsage',
+        tags: ['Sandbox'],
         summary: 'Set the data used by a sandbox eSIM',
         description:
           'First use activates the profile (ACTIVE, validity starts); usedMb ≥ its volume makes it DEPLETED. Our cached usage refreshes after USAGE_CACHE_SECONDS.',

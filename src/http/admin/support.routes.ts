@@ -35,7 +35,6 @@ const AdminTicketSchema = Type.Object(
 
 const TicketEnvelope = Type.Object({ ticket: AdminTicketSchema });
 const TicketParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
-const security = [{ adminToken: [] }];
 
 /** Last activity first (updated_at, id); the 100 most recent without limit/cursor. */
 const ticketQueue = defineList<AdminTicketView>({
@@ -63,11 +62,11 @@ export async function adminSupportRoutes(app: FastifyInstance): Promise<void> {
     '/tickets',
     {
       schema: {
+        operationId: 'listTickets',
         tags: ['Support'],
         summary: 'Ticket queue',
         description:
           'Tickets with threads and owner, most recent activity first; filter by `status`. The 100 most recent without `limit` and `cursor`; with them one page, the next in the `Link` header and `nextCursor`. A ticket with new activity moves to the front, so paging can pass it by.',
-        security,
         querystring: pageQuery({ status: Type.Optional(TicketStatusSchema) }),
         response: {
           200: Type.Object({
@@ -92,11 +91,11 @@ export async function adminSupportRoutes(app: FastifyInstance): Promise<void> {
     {
       config: { freeText: ['message'] },
       schema: {
+        operationId: 'replyToTicket',
         tags: ['Support'],
         summary: 'Staff reply',
         description:
           'Adds a staff message; the ticket becomes ANSWERED and the customer is e-mailed in their locale.',
-        security,
         params: TicketParams,
         body: Type.Object({ message: TicketMessageBody }),
         response: { 201: TicketEnvelope, ...adminErrors(404) },
@@ -114,10 +113,10 @@ export async function adminSupportRoutes(app: FastifyInstance): Promise<void> {
     '/tickets/:id',
     {
       schema: {
+        operationId: 'updateTicket',
         tags: ['Support'],
         summary: 'Set ticket status',
         description: 'Any status may be set; a change is written to the audit log.',
-        security,
         params: TicketParams,
         body: Type.Object({ status: TicketStatusSchema }),
         response: { 200: TicketEnvelope, ...adminErrors(404) },

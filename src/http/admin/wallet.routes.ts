@@ -53,7 +53,8 @@ export async function adminWalletRoutes(app: FastifyInstance): Promise<void> {
         },
       },
       schema: {
-        tags: ['Admin'],
+        operationId: 'adjustWallet',
+        tags: ['Accounts'],
         summary: 'Credit or debit a wallet',
         description:
           'Positive amountUsd posts a deposit, negative a withdrawal (never below zero: 402 INSUFFICIENT_BALANCE). The reason becomes the transaction description and is written to the audit log in the same transaction. ' +

@@ -8,7 +8,6 @@ import { clearSessionCookie } from '../shared/auth.js';
 import { IsoDate, mobileErrors, Nullable, SuccessSchema } from '../shared/schemas.js';
 import { presentUser, UserSchema } from '../shared/user.js';
 
-const tags = ['Account'];
 const Name = Type.String({ minLength: 1, maxLength: 100, description: 'Trimmed; 1 to 100 characters' });
 const UserResponse = Type.Object({ success: Type.Literal(true), user: UserSchema });
 /** A 1.5 MB image is about 2 MB as base64; the 2 MB body limit stops anything bigger first. */
@@ -24,7 +23,8 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     '/user/profile',
     {
       schema: {
-        tags,
+        operationId: 'updateProfile',
+        tags: ['Account'],
         summary: 'Update the profile',
         description: 'Changes only the fields given.',
         body: Type.Object({
@@ -48,7 +48,8 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     '/user/avatar',
     {
       schema: {
-        tags,
+        operationId: 'uploadAvatar',
+        tags: ['Account'],
         summary: 'Upload an avatar',
         description:
           'A base64 data URI of image/png, image/jpeg, image/webp or image/gif, at most 1,500,000 bytes decoded (413 beyond). The bytes must match the declared type. The image is then served at user.avatarUrl.',
@@ -66,7 +67,8 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     '/user/api-key/generate',
     {
       schema: {
-        tags,
+        operationId: 'generateApiKey',
+        tags: ['Account'],
         summary: 'Generate a Partner API key',
         description:
           'The raw key appears only in this response. An account holds one live and one test key; ' +
@@ -118,7 +120,8 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     '/user/api-keys',
     {
       schema: {
-        tags,
+        operationId: 'listUserApiKeys',
+        tags: ['Account'],
         summary: 'The Partner API keys of the account',
         description:
           'Display prefix and generation time of the live and the test key (null when none); never the key.',
@@ -146,7 +149,8 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     '/user/account',
     {
       schema: {
-        tags,
+        operationId: 'deleteAccount',
+        tags: ['Account'],
         summary: 'Delete (anonymize) the account',
         description:
           '409 WALLET_NOT_EMPTY while the wallet balance is above zero. Otherwise the email is freed, personal data removed, every session, push device and the API key destroyed; orders and wallet history are kept.',
@@ -165,7 +169,8 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     {
       config: { auth: 'none' },
       schema: {
-        tags,
+        operationId: 'getAvatar',
+        tags: ['Account'],
         summary: 'Avatar image',
         description: 'Public, unguessable URL from user.avatarUrl; a new upload gets a new URL.',
         params: Type.Object({ token: Type.String({ maxLength: 100 }) }),

@@ -11,7 +11,6 @@ import { createRateLimitGuard } from '../shared/rate-limit.js';
 import { mobileErrors, Nullable, SuccessSchema } from '../shared/schemas.js';
 import { presentUser, UserSchema } from '../shared/user.js';
 
-const tags = ['Auth'];
 const Email = Type.String({ maxLength: 320, description: 'Trimmed and lower-cased before use' });
 const NewPassword = Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH });
 const Name = Type.String({ minLength: 1, maxLength: 100, description: 'Trimmed; 1 to 100 characters' });
@@ -71,7 +70,8 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       config: { auth: 'none' },
       preHandler: registerGuard,
       schema: {
-        tags,
+        operationId: 'register',
+        tags: ['Auth'],
         summary: 'Create an account',
         description: `Creates an ACTIVE account and a session. The token is returned and also set as a cookie. Rate limited per client address (${registerPerHour}/hour). ${HASH_NOTE}`,
         body: Type.Object({ firstName: Name, lastName: Name, email: Email, password: NewPassword }),
@@ -97,7 +97,8 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       config: { auth: 'none' },
       preHandler: loginGuard,
       schema: {
-        tags,
+        operationId: 'login',
+        tags: ['Auth'],
         summary: 'Log in',
         description: `401 for an unknown address or wrong password (same message), 403 for a suspended or banned account. Rate limited per client IP and per IP+address (${perMinute}/min); after ${accountFailuresPerHour} wrong passwords for one address in an hour, IPs that sent one are refused (429) while other IPs are still checked. ${HASH_NOTE}`,
         body: Type.Object({
@@ -133,7 +134,8 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     '/auth/logout',
     {
       schema: {
-        tags,
+        operationId: 'logout',
+        tags: ['Auth'],
         summary: 'Log out',
         description: 'Deletes the current session server-side and clears the cookie.',
         response: { 200: SuccessSchema, ...mobileErrors(401, 403) },
@@ -151,7 +153,8 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     {
       config: { auth: 'optional' },
       schema: {
-        tags,
+        operationId: 'getMe',
+        tags: ['Auth'],
         summary: 'The logged-in user',
         description: 'Never an error: without a valid session the answer is { user: null }.',
         response: { 200: Type.Object({ user: Nullable(UserSchema) }) },
@@ -169,7 +172,8 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       config: { auth: 'none' },
       preHandler: forgotGuard,
       schema: {
-        tags,
+        operationId: 'forgotPassword',
+        tags: ['Auth'],
         summary: 'Send a password reset message',
         description:
           'Always { success: true }, whether or not the address exists. The message (tr or en: `locale`, else the account locale) links to PUBLIC_BASE_URL/reset-password?token=… and is valid 1 hour.',
@@ -188,7 +192,8 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     {
       config: { auth: 'none' },
       schema: {
-        tags,
+        operationId: 'checkResetToken',
+        tags: ['Auth'],
         summary: 'Check a reset token',
         querystring: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }),
         response: { 200: Type.Object({ valid: Type.Boolean() }), ...mobileErrors() },
@@ -203,7 +208,8 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
       config: { auth: 'none' },
       preHandler: resetGuard,
       schema: {
-        tags,
+        operationId: 'resetPassword',
+        tags: ['Auth'],
         summary: 'Set a new password with a reset token',
         description: `The token works once. Every session of the account ends and its Partner API key is revoked. 400 INVALID_TOKEN when unknown, used or expired (checked before the new password is hashed). Rate limited per client address (${perMinute}/min). ${HASH_NOTE}`,
         body: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }), newPassword: NewPassword }),
@@ -220,7 +226,8 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
     '/auth/change-password',
     {
       schema: {
-        tags,
+        operationId: 'changePassword',
+        tags: ['Auth'],
         summary: 'Change the password',
         description: `currentPassword is required unless the account has no password. Every other session of the account ends and the Partner API key is revoked (generate a new one); this session stays. After ${perMinute} wrong currentPassword attempts in a minute: 429 RATE_LIMITED with Retry-After. ${HASH_NOTE}`,
         body: Type.Object({

@@ -88,6 +88,7 @@ export async function checkoutRoutes(
       config: { idempotency },
       preHandler: limits.paymentSession,
       schema: {
+        operationId: 'checkout',
         tags: ['Orders'],
         summary: 'Buy a plan',
         description:
@@ -98,7 +99,6 @@ export async function checkoutRoutes(
           '502 FULFILLMENT_FAILED with orderId (retried automatically; do not pay again). Optional ' +
           'Idempotency-Key header: a repeat with the same key and body within 24 h returns the first response. ' +
           `A card/crypto checkout counts toward the ${config.abuseLimits.paymentSessionsPerHour} payment sessions per account per hour (429 RATE_LIMITED with Retry-After).`,
-        security: [{ sessionToken: [] }, { sessionCookie: [] }],
         headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ maxLength: 255 })) }),
         body: CheckoutBody,
         response: { 200: CheckoutResponse, ...mobileErrors(401, 403, 409, 429, 502, 503) },

@@ -106,8 +106,9 @@ export async function destinationsRoutes(app: FastifyInstance): Promise<void> {
     {
       config: { auth: 'optional' },
       schema: {
+        operationId: 'listDestinations',
+        tags: ['Catalog'],
         summary: 'List destinations',
-        tags: ['catalog'],
         description:
           'Countries and regions with sellable plans, names in the caller locale, starting prices ' +
           'converted to the caller currency. Sends an ETag; answers 304 to a matching If-None-Match.',
@@ -141,8 +142,9 @@ export async function destinationsRoutes(app: FastifyInstance): Promise<void> {
     {
       config: { auth: 'optional' },
       schema: {
+        operationId: 'getDestination',
+        tags: ['Catalog'],
         summary: 'One destination with its plans',
-        tags: ['catalog'],
         description:
           'Full detail of one country (ISO code, any case) or region (code from the list, e.g. EUROPE, GLOBAL): description and every sellable plan.',
         params: Type.Object({ code: Type.String({ minLength: 1, maxLength: 64 }) }),

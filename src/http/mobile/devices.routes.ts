@@ -22,8 +22,6 @@ const PushDeviceSchema = Type.Object(
   { title: 'PushDevice' },
 );
 
-const security: Array<Record<string, string[]>> = [{ sessionToken: [] }, { sessionCookie: [] }];
-
 function toDevice(device: PushDevice) {
   return {
     id: device.id,
@@ -44,12 +42,12 @@ export async function devicesRoutes(app: FastifyInstance): Promise<void> {
     '/user/push-devices',
     {
       schema: {
+        operationId: 'registerPushDevice',
         tags: ['Push devices'],
         summary: 'Register this device',
         description:
           'Upsert by `pushToken`; call it on every app launch (it refreshes `appVersion` and `lastSeenAt`). ' +
           'A token registered earlier by another account moves to the caller.',
-        security,
         body: Type.Object({
           platform: Type.Union([Type.Literal('IOS'), Type.Literal('ANDROID')]),
           pushToken: PushToken,
@@ -71,10 +69,10 @@ export async function devicesRoutes(app: FastifyInstance): Promise<void> {
     '/user/push-devices',
     {
       schema: {
+        operationId: 'listPushDevices',
         tags: ['Push devices'],
         summary: 'List my devices',
         description: 'The caller’s registered devices, most recently seen first.',
-        security,
         response: { 200: Type.Object({ devices: Type.Array(PushDeviceSchema) }), ...mobileErrors(401) },
       },
     },
@@ -85,12 +83,12 @@ export async function devicesRoutes(app: FastifyInstance): Promise<void> {
     '/user/push-devices',
     {
       schema: {
+        operationId: 'unregisterPushDevice',
         tags: ['Push devices'],
         summary: 'Unregister a device',
         description:
           'Removes the caller’s device with this token (call it before logout). Idempotent: a token that is ' +
           'unknown or belongs to another account changes nothing and still answers success.',
-        security,
         body: Type.Object({ pushToken: PushToken }),
         response: { 200: SuccessSchema, ...mobileErrors(401) },
       },

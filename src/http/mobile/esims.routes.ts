@@ -27,10 +27,10 @@ export async function esimsRoutes(app: FastifyInstance): Promise<void> {
     '/user/esims',
     {
       schema: {
+        operationId: 'listEsims',
         tags: ['eSIMs'],
         summary: 'All my eSIMs',
         description: `Newest first. Usage (dataUsage/totalVolume in MB) is read from the provider and reused for USAGE_CACHE_SECONDS (${config.usageCacheSeconds} s). Every eSIM without \`limit\` and \`cursor\`; with them one page, the next in the \`Link\` header and \`nextCursor\`.`,
-        security: [{ sessionToken: [] }, { sessionCookie: [] }],
         querystring: pageQuery({}),
         response: {
           200: Type.Object({
@@ -69,6 +69,7 @@ export async function esimsRoutes(app: FastifyInstance): Promise<void> {
     {
       config: { auth: 'none' },
       schema: {
+        operationId: 'getQrCodePng',
         tags: ['eSIMs'],
         summary: 'QR code (PNG) of an eSIM activation code',
         description: 'The unguessable token in the path is the credential; this is the eSIM qrCodeUrl.',
@@ -87,6 +88,7 @@ export async function esimsRoutes(app: FastifyInstance): Promise<void> {
     {
       config: { auth: 'none' },
       schema: {
+        operationId: 'getQrCodeSvg',
         tags: ['eSIMs'],
         summary: 'QR code (SVG) of an eSIM activation code',
         params,

@@ -4,6 +4,7 @@ import { registerMobileRoutes } from './routes.js';
 import { installErrorHandling } from '../shared/errors.js';
 import { installIdempotency } from '../shared/idempotency.js';
 import { isSameOriginRequest, parseBearer, SESSION_COOKIE } from '../shared/auth.js';
+import { documentSecurity } from '../shared/openapi-surfaces.js';
 
 /**
  * Mobile/Web API, `/api/v1`. Session token by `Authorization: Bearer` (native apps) or the
@@ -13,6 +14,8 @@ export async function mobileSurface(app: FastifyInstance): Promise<void> {
   const { sessions, config } = app.container;
   installErrorHandling(app, 'mobile');
   installIdempotency(app, 'mobile');
+  // The documents' `security` per route follows `config.auth`, the option the hook below reads.
+  app.addHook('onRoute', documentSecurity('mobile'));
 
   app.addHook('onRequest', async (request) => {
     const mode = request.routeOptions.config.auth ?? 'required';

@@ -6,8 +6,6 @@ import { MobileOrderSchema, presentMobileOrder } from '../shared/order-presenter
 import { defineList, NextCursorSchema, pageQuery } from '../shared/pagination.js';
 import { mobileErrors } from '../shared/schemas.js';
 
-const security: Array<Record<string, string[]>> = [{ sessionToken: [] }, { sessionCookie: [] }];
-
 /** Newest first on orders_account_list_idx; unpaged without limit/cursor (specification §4.4). */
 export const mobileOrderList = defineList<OrderRow>({
   list: 'mobile.orders',
@@ -23,11 +21,11 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
     '/user/orders',
     {
       schema: {
+        operationId: 'listOrders',
         tags: ['Orders'],
         summary: 'My orders, newest first',
         description:
           'Every order without `limit` and `cursor`; with them one page, the next in the `Link` header and `nextCursor`.',
-        security,
         querystring: pageQuery({}),
         response: {
           200: Type.Object({
@@ -55,11 +53,11 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
     '/user/orders/:id',
     {
       schema: {
+        operationId: 'getOrder',
         tags: ['Orders'],
         summary: 'One of my orders with the ids of its eSIMs',
         description:
           'Full eSIM data comes from GET /user/esims matched by id. Another account’s order is 404.',
-        security,
         params: Type.Object({ id: Type.String({ maxLength: 100 }) }),
         response: { 200: Type.Object({ order: MobileOrderSchema }), ...mobileErrors(401, 403, 404) },
       },

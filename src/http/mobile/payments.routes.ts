@@ -8,7 +8,6 @@ import type { PaymentMethod } from '../../domain/payments/settlement.js';
 import { mobileErrors } from '../shared/schemas.js';
 import type { AccountLimits } from './account-limits.js';
 
-const tags = ['Payments'];
 const RedirectUrl = Type.String({
   maxLength: 2048,
   description: 'http(s) URL or an app link such as myapp://payment/done',
@@ -27,7 +26,8 @@ async function webhookRoutes(app: FastifyInstance): Promise<void> {
       {
         config: { auth: 'none' },
         schema: {
-          tags,
+          operationId: method === 'card' ? 'receiveCardWebhook' : 'receiveCryptoWebhook',
+          tags: ['Payments'],
           summary: `${method === 'card' ? 'Card' : 'Crypto'} payment provider webhook`,
           description,
           response: {
@@ -67,7 +67,8 @@ export async function paymentsRoutes(
     {
       preHandler: limits.paymentSession,
       schema: {
-        tags,
+        operationId: 'createCardSession',
+        tags: ['Payments'],
         summary: 'Card wallet top-up',
         description: `Opens a hosted card payment page. amount is in minor units (cents) of currency, at least ${MIN_TOPUP_MINOR}. Non-USD amounts are credited in USD at the stored exchange rate, rounded down to the cent. Open url in a real browser; the wallet is credited when the provider confirms payment. Default redirects: PUBLIC_BASE_URL/payment/success and /payment/cancel. At most ${perHour} payment sessions (card sessions, crypto invoices, card/crypto checkouts together) per account per hour: 429 RATE_LIMITED with Retry-After.`,
         body: Type.Object({
@@ -103,7 +104,8 @@ export async function paymentsRoutes(
     {
       preHandler: limits.paymentSession,
       schema: {
-        tags,
+        operationId: 'createCryptoInvoice',
+        tags: ['Payments'],
         summary: 'Crypto wallet top-up',
         description: `Creates a crypto invoice for amount USD (a decimal string, at least "2", at most two decimals) and returns the provider invoice object; open its url. The payer picks the coin on the hosted page. Counts toward the ${perHour} payment sessions per account per hour (429 RATE_LIMITED with Retry-After).`,
         body: Type.Object({

@@ -54,7 +54,6 @@ const ticketList = defineList<TicketView>({
   key: ['date', 'string'],
   keyOf: (t) => [t.updatedAt, t.id],
 });
-const security: Array<Record<string, string[]>> = [{ sessionToken: [] }, { sessionCookie: [] }];
 
 function toCustomerTicket(ticket: TicketView) {
   return {
@@ -87,13 +86,13 @@ export async function supportRoutes(
     '/support/tickets',
     {
       schema: {
+        operationId: 'listTickets',
         tags: ['Support'],
         summary: 'List my tickets',
         description:
           'The caller’s tickets, most recent activity first, each with its full thread (oldest first). ' +
           'Every ticket without `limit` and `cursor`; with them one page, the next in the `Link` header and ' +
           '`nextCursor`. A ticket with new activity moves to the front, so while paging it may be seen again or not at all.',
-        security,
         querystring: pageQuery({}),
         response: {
           200: Type.Object({
@@ -119,10 +118,10 @@ export async function supportRoutes(
       config: { freeText: ['message'] },
       preHandler: limits.ticket,
       schema: {
+        operationId: 'createTicket',
         tags: ['Support'],
         summary: 'Open a ticket',
         description: `Creates an OPEN ticket whose thread starts with \`message\`. At most ${abuse.ticketsPerDay} new tickets per account per day: 429 RATE_LIMITED with Retry-After.`,
-        security,
         body: Type.Object({
           subject: Type.String({ minLength: 1, maxLength: 200, pattern: NOT_BLANK }),
           category: Type.Optional(TicketCategorySchema),
@@ -150,10 +149,10 @@ export async function supportRoutes(
       config: { freeText: ['message'] },
       preHandler: limits.ticketMessage,
       schema: {
+        operationId: 'replyToTicket',
         tags: ['Support'],
         summary: 'Reply to my ticket',
         description: `Adds the caller’s message. The ticket is OPEN afterwards: an ANSWERED, RESOLVED or CLOSED ticket is reopened. At most ${abuse.ticketMessagesPerHour} messages per account per hour: 429 RATE_LIMITED with Retry-After.`,
-        security,
         params: Type.Object({ id: Type.String({ maxLength: 100 }) }),
         body: Type.Object({ message: TicketMessageBody }),
         response: { 201: TicketEnvelope, ...mobileErrors(401, 404, 429) },

@@ -31,6 +31,7 @@ export async function walletRoutes(app: FastifyInstance): Promise<void> {
     '/user/wallet/transactions',
     {
       schema: {
+        operationId: 'listWalletTransactions',
         tags: ['Wallet'],
         summary: 'Wallet transaction history',
         description: `Deposits, withdrawals, purchases and refunds of the caller's wallet, newest first. Without \`limit\` and \`cursor\` the newest ${TRANSACTIONS_DEFAULT_LIMIT}; with them one page of \`limit\` (1–${TRANSACTIONS_MAX_LIMIT}, default ${TRANSACTIONS_DEFAULT_LIMIT}), the next in the \`Link\` header and \`nextCursor\`.`,

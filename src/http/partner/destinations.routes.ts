@@ -50,8 +50,9 @@ export async function partnerDestinationsRoutes(app: FastifyInstance): Promise<v
     {
       config: { catalogRead: true },
       schema: {
+        operationId: 'listDestinations',
+        tags: ['Catalog'],
         summary: 'Full catalog',
-        tags: ['catalog'],
         description:
           'Every country and region with sellable plans. Sends an ETag; 304 on a matching If-None-Match.',
         response: {
@@ -69,8 +70,9 @@ export async function partnerDestinationsRoutes(app: FastifyInstance): Promise<v
     {
       config: { catalogRead: true },
       schema: {
+        operationId: 'getDestination',
+        tags: ['Catalog'],
         summary: 'One country',
-        tags: ['catalog'],
         description:
           'One country by ISO code (upper case; lower case is accepted too). 404 COUNTRY_NOT_FOUND when not sold.',
         params: Type.Object({ code: Type.String({ minLength: 1, maxLength: 64 }) }),

@@ -4,8 +4,6 @@ import type { FastifyInstance } from 'fastify';
 import { IsoDate } from '../shared/schemas.js';
 import { errorResponse, orderExamples, partnerCommonErrors } from './openapi-examples.js';
 
-const SECURITY: Array<Record<string, string[]>> = [{ apiKey: [] }, { apiKeyHeader: [] }];
-
 const wallet = { balanceUsd: 42.5, currency: 'USD', lowBalanceThreshold: 50 };
 
 export const eventExamples = {
@@ -77,13 +75,13 @@ export async function eventsRoutes(app: FastifyInstance): Promise<void> {
     '/events',
     {
       schema: {
-        tags: ['Partner webhooks'],
+        operationId: 'listEvents',
+        tags: ['Events'],
         summary: 'List events',
         description:
           'Events of the last 30 days, oldest first, starting after the event named by `after` ' +
           '(omit it for the oldest kept). Keep the last id you processed and pass it as `after` to ' +
           'fetch what you missed; hasMore tells whether another page follows.',
-        security: SECURITY,
         querystring: ListQuery,
         response: {
           200: Type.Object(

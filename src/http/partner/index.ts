@@ -5,6 +5,7 @@ import { registerPartnerRoutes } from './routes.js';
 import { installErrorHandling } from '../shared/errors.js';
 import { installIdempotency } from '../shared/idempotency.js';
 import { partnerKeyOf } from '../shared/auth.js';
+import { documentSecurity } from '../shared/openapi-surfaces.js';
 import { installPartnerRateLimit } from './rate-limit.js';
 
 /** RFC 9110 §15.5.2: a 401 names the scheme that would work (issue 28 H16). */
@@ -25,6 +26,7 @@ export async function partnerSurface(app: FastifyInstance): Promise<void> {
   const { apiKeys } = app.container;
   installErrorHandling(app, 'partner');
   installIdempotency(app, 'partner');
+  app.addHook('onRoute', documentSecurity('partner'));
 
   app.addHook('onRequest', async (request, reply) => {
     const key = partnerKeyOf(request.headers);

@@ -13,8 +13,6 @@ import type { OrderRow } from '../../domain/orders/orders.service.js';
 import { defineList, NextCursorSchema, pageQuery } from '../shared/pagination.js';
 import { errorResponse, orderExamples, partnerCommonErrors } from './openapi-examples.js';
 
-const SECURITY: Array<Record<string, string[]>> = [{ apiKey: [] }, { apiKeyHeader: [] }];
-const TAGS = ['Partner orders'];
 export const IDEMPOTENCY_SCOPE = 'partner.orders';
 /** Test-mode keys have their own key space: the same Idempotency-Key in live and test never meets. */
 export const TEST_IDEMPOTENCY_SCOPE = 'partner.orders.test';
@@ -113,7 +111,8 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
     {
       config: { idempotency },
       schema: {
-        tags: TAGS,
+        operationId: 'createOrder',
+        tags: ['Orders'],
         summary: 'Place an order',
         description:
           'Charges the wallet and issues the eSIMs within the request: 201 carries the activation data. ' +
@@ -121,7 +120,6 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
           'PROCESSING while it is retried in the background (it then becomes COMPLETED, or REFUNDED to the ' +
           'wallet when retries run out): poll GET /orders/{id}, never pay again. Spends the order budget ' +
           '(30/min by default).',
-        security: SECURITY,
         headers: IdempotencyHeaders,
         body: CreateOrderBody,
         response: {
@@ -170,12 +168,12 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
     '/orders',
     {
       schema: {
-        tags: TAGS,
+        operationId: 'listOrders',
+        tags: ['Orders'],
         summary: 'List orders',
         description:
           'Newest first, without eSIM data, in pages of `limit` (default 25, max 100). The next page is in the ' +
           '`Link` header and `nextCursor` (pass it as `cursor`); `startingAfter=<last id>` still works.',
-        security: SECURITY,
         querystring: ListQuery,
         response: {
           200: OrderListSchema,
@@ -216,12 +214,12 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
     '/orders/:id',
     {
       schema: {
-        tags: TAGS,
+        operationId: 'getOrder',
+        tags: ['Orders'],
         summary: 'Get an order',
         description:
           'The order with each eSIM’s activation data and usage (dataUsageMb, totalVolumeMb) read from the ' +
           'provider, reused for USAGE_CACHE_SECONDS (default 60).',
-        security: SECURITY,
         params: OrderIdParams,
         response: {
           200: { ...PartnerOrderSchema, examples: [orderExamples.detail] },

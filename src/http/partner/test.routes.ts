@@ -7,8 +7,6 @@ import { PartnerEsimSchema, presentPartnerEsim } from '../shared/order-presenter
 import { errorResponse, partnerCommonErrors } from './openapi-examples.js';
 import { PartnerWalletSchema, presentPartnerWallet } from '../shared/partner-wallet.js';
 
-const SECURITY: Array<Record<string, string[]>> = [{ apiKey: [] }, { apiKeyHeader: [] }];
-const TAGS = ['Partner test mode'];
 const forbidden = errorResponse('The request used a live key; test helpers need a test key', 'FORBIDDEN');
 
 const FailNextBody = Type.Object(
@@ -45,12 +43,12 @@ export async function testModeRoutes(app: FastifyInstance): Promise<void> {
     '/test/wallet/reset',
     {
       schema: {
-        tags: TAGS,
+        operationId: 'resetTestWallet',
+        tags: ['Test mode'],
         summary: 'Reset the test wallet',
         description:
           'Sets the test wallet back to 1000.00 USD (one ledger row for the difference). Test orders, ' +
           'eSIMs and the live wallet are untouched.',
-        security: SECURITY,
         response: { 200: PartnerWalletSchema, 403: forbidden, ...partnerCommonErrors },
       },
     },
@@ -64,13 +62,13 @@ export async function testModeRoutes(app: FastifyInstance): Promise<void> {
     '/test/orders/fail-next',
     {
       schema: {
-        tags: TAGS,
+        operationId: 'createTestOrdersFailNext',
+        tags: ['Test mode'],
         summary: 'Make the next test order fail fulfillment',
         description:
           'Arms one failure for the next test order (or top-up) of this account; arming again replaces ' +
           'it. The order is charged and answers 502 FULFILLMENT_FAILED like a real provider failure; ' +
           'see `then` for what follows. The body is optional.',
-        security: SECURITY,
         body: FailNextBody,
         response: {
           200: Type.Object({
@@ -98,9 +96,9 @@ export async function testModeRoutes(app: FastifyInstance): Promise<void> {
     '/test/orders/fail-next',
     {
       schema: {
-        tags: TAGS,
+        operationId: 'deleteTestOrdersFailNext',
+        tags: ['Test mode'],
         summary: 'Disarm the failure of the next test order',
-        security: SECURITY,
         response: {
           200: Type.Object({ armed: Type.Literal(false), wasArmed: Type.Boolean() }),
           403: forbidden,
@@ -118,13 +116,13 @@ export async function testModeRoutes(app: FastifyInstance): Promise<void> {
     '/test/esims/:id/usage',
     {
       schema: {
-        tags: TAGS,
+        operationId: 'setTestEsimUsage',
+        tags: ['Test mode'],
         summary: 'Push a test eSIM’s data usage',
         description:
           'Sets the data used by one of your test eSIMs (eSIM id or ICCID) as if the network had ' +
           'reported it: first use makes it ACTIVE, usedMb at or above its volume DEPLETED. The answer ' +
           'and GET /orders/{id} show the new usage at once.',
-        security: SECURITY,
         params: Type.Object({
           id: Type.String({ minLength: 1, maxLength: 64, description: 'eSIM id or ICCID' }),
         }),

@@ -9,8 +9,6 @@ import { errorResponse, partnerCommonErrors } from './openapi-examples.js';
 
 export { PartnerWalletSchema } from '../shared/partner-wallet.js';
 
-const SECURITY: Array<Record<string, string[]>> = [{ apiKey: [] }, { apiKeyHeader: [] }];
-
 /** `GET /wallet`: the balance partner orders are charged to; `PATCH /wallet`: its low-balance alert. */
 export async function walletRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -20,13 +18,13 @@ export async function walletRoutes(app: FastifyInstance): Promise<void> {
     '/wallet',
     {
       schema: {
-        tags: ['Partner wallet'],
+        operationId: 'getWallet',
+        tags: ['Wallet'],
         summary: 'Wallet balance',
         description:
           'The prepaid USD balance that `POST /orders` is charged to. Top it up from the dashboard ' +
           '(card or crypto); partners pay the storefront retail price. With a test key: the test ' +
           'wallet (starts at 1000.00, reset with POST /test/wallet/reset); x-livemode tells which.',
-        security: SECURITY,
         response: { 200: PartnerWalletSchema, ...partnerCommonErrors },
       },
     },
@@ -38,12 +36,12 @@ export async function walletRoutes(app: FastifyInstance): Promise<void> {
     '/wallet',
     {
       schema: {
-        tags: ['Partner wallet'],
+        operationId: 'updateWallet',
+        tags: ['Wallet'],
         summary: 'Set the low-balance threshold',
         description:
           'wallet.low_balance fires when a charge takes the balance from at least this amount to below ' +
           'it (once per crossing). USD, at most two decimals; 0 turns the alert off. Default 50.00.',
-        security: SECURITY,
         body: Type.Object(
           {
             lowBalanceThreshold: Type.Number({

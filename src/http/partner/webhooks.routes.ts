@@ -7,9 +7,6 @@ import { IsoDate, Nullable } from '../shared/schemas.js';
 import { errorResponse, partnerCommonErrors } from './openapi-examples.js';
 import { PartnerEventSchema, eventExamples } from './events.routes.js';
 
-const SECURITY: Array<Record<string, string[]>> = [{ apiKey: [] }, { apiKeyHeader: [] }];
-const TAGS = ['Partner webhooks'];
-
 const EventTypeSchema = Type.Union(
   EVENT_TYPES.map((t) => Type.Literal(t)),
   { description: 'An event type' },
@@ -98,13 +95,13 @@ export async function webhookEndpointsRoutes(app: FastifyInstance): Promise<void
     '/webhook-endpoints',
     {
       schema: {
-        tags: TAGS,
+        operationId: 'createWebhookEndpoint',
+        tags: ['Webhooks'],
         summary: 'Create a webhook endpoint',
         description:
           'Registers a URL that receives events as signed POSTs (Standard Webhooks: webhook-id, ' +
           'webhook-timestamp, webhook-signature). The url must be https and resolve only to public ' +
           'addresses. At most 10 endpoints per account. The secret is returned only here.',
-        security: SECURITY,
         body: CreateBody,
         response: {
           201: CreatedEndpointSchema,
@@ -133,10 +130,10 @@ export async function webhookEndpointsRoutes(app: FastifyInstance): Promise<void
     '/webhook-endpoints',
     {
       schema: {
-        tags: TAGS,
+        operationId: 'listWebhookEndpoints',
+        tags: ['Webhooks'],
         summary: 'List webhook endpoints',
         description: 'Oldest first, without secrets.',
-        security: SECURITY,
         response: {
           200: Type.Object({ data: Type.Array(EndpointSchema) }, { examples: [{ data: [endpointExample] }] }),
           ...partnerCommonErrors,
@@ -150,10 +147,10 @@ export async function webhookEndpointsRoutes(app: FastifyInstance): Promise<void
     '/webhook-endpoints/:id',
     {
       schema: {
-        tags: TAGS,
+        operationId: 'deleteWebhookEndpoint',
+        tags: ['Webhooks'],
         summary: 'Delete a webhook endpoint',
         description: 'Stops deliveries to it at once, including pending retries.',
-        security: SECURITY,
         params: IdParams,
         response: {
           204: Type.Null({ description: 'Deleted' }),
@@ -172,12 +169,12 @@ export async function webhookEndpointsRoutes(app: FastifyInstance): Promise<void
     '/webhook-endpoints/:id/test',
     {
       schema: {
-        tags: TAGS,
+        operationId: 'testWebhookEndpoint',
+        tags: ['Webhooks'],
         summary: 'Send a test ping',
         description:
           'Queues a `ping` event to this endpoint only, signed like every event. It is not listed by ' +
           'GET /events. A successful ping enables a disabled endpoint again.',
-        security: SECURITY,
         params: IdParams,
         response: {
           202: { ...PartnerEventSchema, examples: [eventExamples.ping] },

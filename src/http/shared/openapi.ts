@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { finishDocument, surfaceOf } from './openapi-contract.js';
+import { finishDocument } from './openapi-contract.js';
+import { surfaceOf } from './openapi-surfaces.js';
 
 type OpenApiDoc = {
   info: Record<string, unknown>;
