@@ -1,6 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config/index.js';
+import { AppError } from '../../domain/errors.js';
+import { safeEqual } from '../../lib/crypto.js';
 
 export const SESSION_COOKIE = 'svc_session';
 
@@ -8,6 +10,18 @@ export function parseBearer(header: string | undefined): string | undefined {
   if (!header) return undefined;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return m?.[1];
+}
+
+/**
+ * The operator token check, as an onRequest hook of the routes it guards (the operator surface and
+ * its OpenAPI document): access follows the route the router matched, never a spelling of the URL.
+ */
+export function requireAdminToken(adminToken: string) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const token = parseBearer(request.headers.authorization);
+    if (!token || !safeEqual(token, adminToken))
+      throw new AppError('UNAUTHORIZED', 'Missing or invalid admin token');
+  };
 }
 
 /** The Partner API key of a request: `X-API-Key` (trimmed), else `Authorization: Bearer`. */
