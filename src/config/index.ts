@@ -65,6 +65,11 @@ export interface Config {
     /** ESIMACCESS_WEBHOOK_IPS: peer addresses allowed to call it; empty = any. */
     esimAccessAllowedIps: string[];
   };
+  /** Issue 28 (H3): request transport. */
+  http: {
+    /** REQUEST_TIMEOUT_SECONDS, in ms: a request (headers and body) must arrive within it; then 408. */
+    requestTimeoutMs: number;
+  };
   rateLimits: {
     partnerReadPerMinute: number;
     partnerOrdersPerMinute: number;
@@ -348,6 +353,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       allowPrivateUrls: bool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
       esimAccessToken: esimAccessWebhookToken,
       esimAccessAllowedIps: esimAccessWebhookIps,
+    },
+    http: {
+      requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_SECONDS', 30, 1, 3600) * 1000,
     },
     rateLimits: {
       partnerReadPerMinute: int(env, 'PARTNER_READ_RATE_LIMIT', 120, 1, 10_000_000),

@@ -6,6 +6,7 @@ import { MIN_TOPUP_MINOR } from '../../domain/payments/payments.service.js';
 import { CURRENCIES, parseDecimalToCents, type Currency } from '../../lib/money.js';
 import type { PaymentMethod } from '../../domain/payments/settlement.js';
 import { mobileErrors } from '../shared/schemas.js';
+import { PROVIDER_WEBHOOK_BODY_LIMIT_BYTES } from '../shared/transport.js';
 
 const tags = ['Payments'];
 const RedirectUrl = Type.String({
@@ -25,6 +26,7 @@ async function webhookRoutes(app: FastifyInstance): Promise<void> {
       `/payments/${method}/webhook`,
       {
         config: { auth: 'none' },
+        bodyLimit: PROVIDER_WEBHOOK_BODY_LIMIT_BYTES,
         schema: {
           tags,
           summary: `${method === 'card' ? 'Card' : 'Crypto'} payment provider webhook`,

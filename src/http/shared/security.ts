@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type {
   ConnectionError,
@@ -29,6 +30,9 @@ export function surfaceForUrl(url: string): Surface {
   if (url.startsWith('/api/admin/')) return 'admin';
   return 'root';
 }
+
+/** The request each connection is receiving, for the surface of a 408 written to its socket. */
+const receivingRequests = new WeakMap<Socket, IncomingMessage>();
 
 /** C0 controls and DEL. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
@@ -85,7 +89,10 @@ function clientErrorHandler(err: ConnectionError, socket: Socket): void {
   // Typed as a JSON-serialised Buffer; at run time it is the Buffer node failed to parse.
   const packet = err.rawPacket as unknown;
   const raw = Buffer.isBuffer(packet) ? packet.toString('latin1') : '';
-  const target = /^[A-Z]+ (\S+)/.exec(raw)?.[1] ?? '';
+  // A request timed out while its body arrives: its URL names the surface (H3).
+  const receiving = receivingRequests.get(socket);
+  const target =
+    /^[A-Z]+ (\S+)/.exec(raw)?.[1] ?? (receiving && !receiving.complete ? (receiving.url ?? '') : '');
   const surface = surfaceForUrl(target);
   let status = 400;
   let code: ErrorCode = 'VALIDATION_ERROR';
@@ -149,6 +156,7 @@ export function installSecurityHooks(app: FastifyInstance): void {
     // never leak them to another site through Referer.
     reply.header('referrer-policy', 'no-referrer');
     const url = request.raw.url ?? '';
+    receivingRequests.set(request.raw.socket, request.raw);
     // A route that sets its own cache-control replaces this default.
     if (NO_STORE.test(request.routeOptions.url ?? '')) reply.header('cache-control', 'no-store');
     if (url.length > MAX_URL_LENGTH) return done(new AppError('URI_TOO_LONG', 'Request URL is too long'));
