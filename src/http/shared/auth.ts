@@ -53,22 +53,22 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * CSRF defence for cookie-authenticated requests: a state-changing request must come from a page
- * of our own origin (Origin header, or Referer when a browser omits Origin). Bearer requests
- * cannot be forged by a third-party page, so they skip this.
+ * of our own origin (Origin header, or Referer when a browser omits Origin), one of
+ * `config.http.trustedOrigins`. Bearer requests cannot be forged by a third-party page, so they
+ * skip this.
  */
 export function isSameOriginRequest(
   method: string,
   headers: Record<string, string | string[] | undefined>,
-  publicBaseUrl: string,
+  trustedOrigins: readonly string[],
 ): boolean {
   if (SAFE_METHODS.has(method)) return true;
-  const expected = new URL(publicBaseUrl).origin;
   const origin = headers.origin;
-  if (typeof origin === 'string' && origin !== 'null') return origin === expected;
+  if (typeof origin === 'string' && origin !== 'null') return trustedOrigins.includes(origin);
   const referer = headers.referer;
   if (typeof referer === 'string') {
     try {
-      return new URL(referer).origin === expected;
+      return trustedOrigins.includes(new URL(referer).origin);
     } catch {
       return false;
     }

@@ -72,6 +72,9 @@ export function toAppError(err: unknown, bodyLimit?: number): { error: AppError;
 export function mobileBody(error: AppError, request: FastifyRequest): Record<string, unknown> {
   const lang = preferredLang(request.headers['accept-language']);
   let message = messageFor(error.code, lang);
+  const origins = error.details?.expectedOrigins;
+  if (error.code === 'CSRF_REJECTED' && Array.isArray(origins))
+    message = `${message} (${lang === 'tr' ? 'beklenen Origin' : 'expected Origin'}: ${origins.join(', ')})`;
   if (error.code === 'VALIDATION_ERROR' && error.details?.issues) {
     const first = (error.details.issues as ValidationIssue[])[0];
     if (first?.field) message = `${message} (${first.field})`;
