@@ -1,5 +1,6 @@
 import { openContainer } from './container.js';
 import { buildApp } from './http/app.js';
+import { listenText } from './http/shared/web-security.js';
 import { createLogger } from './lib/log-redaction.js';
 import { configOrExit, onShutdown } from './lifecycle.js';
 
@@ -43,7 +44,8 @@ async function main(): Promise<void> {
     await container.close();
   });
 
-  await app.listen({ port: config.port, host: config.host });
+  // The printed address is one the web app works at (H11): see listenText.
+  await app.listen({ port: config.port, host: config.host, listenTextResolver: listenText(config) });
   container
     .warmUp()
     .catch((err: unknown) =>

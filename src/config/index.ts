@@ -65,6 +65,13 @@ export interface Config {
     /** ESIMACCESS_WEBHOOK_IPS: peer addresses allowed to call it; empty = any. */
     esimAccessAllowedIps: string[];
   };
+  /** Issue 28 (H3, H11): request transport and the origins cookie-authenticated writes may come from. */
+  http: {
+    /** REQUEST_TIMEOUT_SECONDS, in ms: a request (headers and body) must arrive within it; then 408. */
+    requestTimeoutMs: number;
+    /** Origins of the web app: PUBLIC_BASE_URL's, or while it is unset every loopback spelling of PORT. */
+    trustedOrigins: readonly string[];
+  };
   rateLimits: {
     partnerReadPerMinute: number;
     partnerOrdersPerMinute: number;
@@ -365,6 +372,16 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       allowPrivateUrls: bool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
       esimAccessToken: esimAccessWebhookToken,
       esimAccessAllowedIps: esimAccessWebhookIps,
+    },
+    http: {
+      requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_SECONDS', 30, 1, 3600) * 1000,
+      // Unset, the service runs on a developer's machine: whichever of localhost, 127.0.0.1 or
+      // [::1] they open (the log prints 127.0.0.1) is the web app's origin (H11).
+      trustedOrigins: Object.freeze(
+        optional(env, 'PUBLIC_BASE_URL')
+          ? [new URL(publicBaseUrl).origin]
+          : ['localhost', '127.0.0.1', '[::1]'].map((host) => `http://${host}:${port}`),
+      ),
     },
     rateLimits: {
       partnerReadPerMinute: int(env, 'PARTNER_READ_RATE_LIMIT', 120, 1, 10_000_000),

@@ -21,11 +21,10 @@ import { inboundWebhooksSurface } from './webhooks/index.js';
 import { registerOpenApiDocuments } from './shared/openapi.js';
 import { allSecuritySchemes } from './shared/openapi-surfaces.js';
 import { installMetrics } from './metrics.js';
+import { installBodyRules, transportServerOptions } from './shared/transport.js';
 import { registerWebApp } from './web.js';
 import { Type } from '@sinclair/typebox';
 import './types.js';
-
-export const BODY_LIMIT_BYTES = 2 * 1024 * 1024;
 
 export interface BuildAppOptions {
   /** Built by the caller (main, tests), who also closes it after the app: see src/container.ts. */
@@ -76,7 +75,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       ? { loggerInstance: options.loggerInstance }
       : { logger: options.logger ?? loggerOptions(config) }),
     childLoggerFactory: lazyRequestLogger,
-    bodyLimit: BODY_LIMIT_BYTES,
+    ...transportServerOptions(config),
     trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
     ...securityServerOptions(),
     genReqId: requestIdOf,
@@ -94,9 +93,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   installSecurityHooks(app);
   rejectNonFiniteNumbers(app);
   acceptEmptyJsonBodies(app);
+  installBodyRules(app);
   installMetrics(app);
   await app.register(cookie);
-  await app.register(compress, { global: true, threshold: 1024 });
+  // Responses only: request bodies are never inflated (H1, see ./shared/transport.ts).
+  await app.register(compress, { global: true, globalDecompression: false, threshold: 1024 });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, InjectOptions } from 'fastify';
 import Fastify from 'fastify';
 import { publicOpenApiDocument } from './shared/security.js';
+import { docsPolicy, withPageHeaders } from './shared/web-security.js';
 
 /** Response headers of the inner app that the outer reply sets itself. */
 const SKIPPED = new Set(['content-length', 'transfer-encoding', 'connection', 'date', 'keep-alive']);
@@ -20,7 +21,8 @@ export function registerApiReference(app: FastifyInstance, routePrefix: `/${stri
       const docs = Fastify({ logger: false });
       await docs.register(scalar, {
         routePrefix,
-        configuration: { content: () => publicOpenApiDocument(app) },
+        // No web fonts from fonts.scalar.com: the page loads nothing from another site (its CSP).
+        configuration: { content: () => publicOpenApiDocument(app), withDefaultFonts: false },
       });
       await docs.ready();
       return docs;
@@ -40,6 +42,9 @@ export function registerApiReference(app: FastifyInstance, routePrefix: `/${stri
     for (const [name, value] of Object.entries(res.headers)) {
       if (value !== undefined && !SKIPPED.has(name)) reply.header(name, value);
     }
+    // The page (not its scripts or documents) gets a policy that allows its own inline script.
+    if (String(res.headers['content-type']).startsWith('text/html'))
+      withPageHeaders(reply, docsPolicy(app.container.config, res.payload));
     return reply.code(res.statusCode).send(res.rawPayload);
   };
   app.get(routePrefix, { schema: { hide: true } }, handler);

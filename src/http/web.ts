@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { CLIENT_PATHS } from '../lib/client-paths.js';
+import { webAppPolicy, withPageHeaders } from './shared/web-security.js';
 
 /**
  * The web app's client routes (src/lib/client-paths.ts, the list the router is built from). Each
@@ -42,9 +43,13 @@ export async function registerWebApp(app: FastifyInstance, dir: string): Promise
     setHeaders: (reply) => void reply.header('cache-control', ASSET_CACHE_CONTROL),
   });
 
+  const policy = webAppPolicy(app.container.config);
   for (const url of CLIENT_ROUTES) {
     app.get(url, { schema: { hide: true } }, async (_request, reply) =>
-      reply.header('cache-control', HTML_CACHE_CONTROL).type('text/html; charset=utf-8').send(html),
+      withPageHeaders(reply, policy)
+        .header('cache-control', HTML_CACHE_CONTROL)
+        .type('text/html; charset=utf-8')
+        .send(html),
     );
   }
   return true;

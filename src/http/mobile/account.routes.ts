@@ -6,11 +6,12 @@ import { AppError } from '../../domain/errors.js';
 import { CURRENCIES } from '../../lib/money.js';
 import { clearSessionCookie } from '../shared/auth.js';
 import { IsoDate, mobileErrors, Nullable, SuccessSchema } from '../shared/schemas.js';
+import { AVATAR_BODY_LIMIT_BYTES } from '../shared/transport.js';
 import { presentUser, UserSchema } from '../shared/user.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 100, description: 'Trimmed; 1 to 100 characters' });
 const UserResponse = Type.Object({ success: Type.Literal(true), user: UserSchema });
-/** A 1.5 MB image is about 2 MB as base64; the 2 MB body limit stops anything bigger first. */
+/** A 1.5 MB image is about 2 MB as base64; the route's 2 MB body limit stops anything bigger first. */
 const AVATAR_DATA_URI_MAX = 2_100_000;
 const AvatarBytes = Type.Unsafe<Buffer>({ type: 'string', format: 'binary' });
 
@@ -47,6 +48,8 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
   r.post(
     '/user/avatar',
     {
+      // The one JSON body above the 64 KB default (H1).
+      bodyLimit: AVATAR_BODY_LIMIT_BYTES,
       schema: {
         operationId: 'uploadAvatar',
         tags: ['Account'],

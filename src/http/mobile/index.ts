@@ -25,8 +25,11 @@ export async function mobileSurface(app: FastifyInstance): Promise<void> {
     const token = bearer ?? cookie;
     const resolved = token ? await sessions.resolve(token) : null;
     if (resolved) {
-      if (!bearer && !isSameOriginRequest(request.method, request.headers, config.publicBaseUrl)) {
-        throw new AppError('CSRF_REJECTED', 'Cookie-authenticated request from a foreign origin');
+      if (!bearer && !isSameOriginRequest(request.method, request.headers, config.http.trustedOrigins)) {
+        // The answer names the origin expected, so a misconfigured PUBLIC_BASE_URL is found (H11).
+        throw new AppError('CSRF_REJECTED', 'Cookie-authenticated request from a foreign origin', {
+          expectedOrigins: config.http.trustedOrigins,
+        });
       }
       request.auth = {
         account: resolved.account,

@@ -7,6 +7,7 @@ import { CURRENCIES, parseDecimalToCents, type Currency } from '../../lib/money.
 import type { PaymentMethod } from '../../domain/payments/settlement.js';
 import { mobileErrors } from '../shared/schemas.js';
 import type { AccountLimits } from './account-limits.js';
+import { PROVIDER_WEBHOOK_BODY_LIMIT_BYTES } from '../shared/transport.js';
 
 const RedirectUrl = Type.String({
   maxLength: 2048,
@@ -25,6 +26,7 @@ async function webhookRoutes(app: FastifyInstance): Promise<void> {
       `/payments/${method}/webhook`,
       {
         config: { auth: 'none' },
+        bodyLimit: PROVIDER_WEBHOOK_BODY_LIMIT_BYTES,
         schema: {
           operationId: method === 'card' ? 'receiveCardWebhook' : 'receiveCryptoWebhook',
           tags: ['Payments'],

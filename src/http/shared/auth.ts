@@ -1,6 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config/index.js';
+import { AppError } from '../../domain/errors.js';
+import { safeEqual } from '../../lib/crypto.js';
 
 export const SESSION_COOKIE = 'svc_session';
 
@@ -8,6 +10,18 @@ export function parseBearer(header: string | undefined): string | undefined {
   if (!header) return undefined;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return m?.[1];
+}
+
+/**
+ * The operator token check, as an onRequest hook of the routes it guards (the operator surface and
+ * its OpenAPI document): access follows the route the router matched, never a spelling of the URL.
+ */
+export function requireAdminToken(adminToken: string) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const token = parseBearer(request.headers.authorization);
+    if (!token || !safeEqual(token, adminToken))
+      throw new AppError('UNAUTHORIZED', 'Missing or invalid admin token');
+  };
 }
 
 /** The Partner API key of a request: `X-API-Key` (trimmed), else `Authorization: Bearer`. */
@@ -39,22 +53,22 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * CSRF defence for cookie-authenticated requests: a state-changing request must come from a page
- * of our own origin (Origin header, or Referer when a browser omits Origin). Bearer requests
- * cannot be forged by a third-party page, so they skip this.
+ * of our own origin (Origin header, or Referer when a browser omits Origin), one of
+ * `config.http.trustedOrigins`. Bearer requests cannot be forged by a third-party page, so they
+ * skip this.
  */
 export function isSameOriginRequest(
   method: string,
   headers: Record<string, string | string[] | undefined>,
-  publicBaseUrl: string,
+  trustedOrigins: readonly string[],
 ): boolean {
   if (SAFE_METHODS.has(method)) return true;
-  const expected = new URL(publicBaseUrl).origin;
   const origin = headers.origin;
-  if (typeof origin === 'string' && origin !== 'null') return origin === expected;
+  if (typeof origin === 'string' && origin !== 'null') return trustedOrigins.includes(origin);
   const referer = headers.referer;
   if (typeof referer === 'string') {
     try {
-      return new URL(referer).origin === expected;
+      return trustedOrigins.includes(new URL(referer).origin);
     } catch {
       return false;
     }

@@ -3,6 +3,7 @@ import { isDatabaseUnavailable } from '../../db/errors.js';
 import { AppError, type ErrorCode } from '../../domain/errors.js';
 import { statusFor, type Surface } from './error-map.js';
 import { messageFor, preferredLang } from './messages.js';
+import { bodyTooLargeMessage } from './transport.js';
 
 interface ValidationIssue {
   field: string;
@@ -10,7 +11,7 @@ interface ValidationIssue {
 }
 
 /** Turns anything thrown in a request into an AppError; unknown errors become INTERNAL_ERROR. */
-export function toAppError(err: unknown): { error: AppError; unexpected: boolean } {
+export function toAppError(err: unknown, bodyLimit?: number): { error: AppError; unexpected: boolean } {
   if (err instanceof AppError) return { error: err, unexpected: false };
   const fe = err as Partial<FastifyError> & { validation?: unknown[] };
   if (Array.isArray(fe.validation)) {
@@ -31,7 +32,7 @@ export function toAppError(err: unknown): { error: AppError; unexpected: boolean
   switch (fe.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return {
-        error: new AppError('PAYLOAD_TOO_LARGE', 'Request body is larger than 2 MB'),
+        error: new AppError('PAYLOAD_TOO_LARGE', bodyTooLargeMessage(bodyLimit)),
         unexpected: false,
       };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -71,6 +72,9 @@ export function toAppError(err: unknown): { error: AppError; unexpected: boolean
 export function mobileBody(error: AppError, request: FastifyRequest): Record<string, unknown> {
   const lang = preferredLang(request.headers['accept-language']);
   let message = messageFor(error.code, lang);
+  const origins = error.details?.expectedOrigins;
+  if (error.code === 'CSRF_REJECTED' && Array.isArray(origins))
+    message = `${message} (${lang === 'tr' ? 'beklenen Origin' : 'expected Origin'}: ${origins.join(', ')})`;
   if (error.code === 'VALIDATION_ERROR' && error.details?.issues) {
     const first = (error.details.issues as ValidationIssue[])[0];
     if (first?.field) message = `${message} (${first.field})`;
@@ -105,7 +109,7 @@ export function sendError(
  */
 export function installErrorHandling(app: FastifyInstance, surface: Surface): void {
   app.setErrorHandler((err, request, reply) => {
-    const { error, unexpected } = toAppError(err);
+    const { error, unexpected } = toAppError(err, request.routeOptions.bodyLimit);
     if (unexpected) request.log.error({ err }, 'unhandled error');
     else if (statusFor(error.code, surface) >= 500)
       request.log.warn({ code: error.code, msg: error.message }, 'request failed');

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { requireAdminToken } from './auth.js';
 import { finishDocument } from './openapi-contract.js';
 import { surfaceOf } from './openapi-surfaces.js';
 
@@ -20,9 +21,13 @@ const DOCUMENTS = [
  */
 export function registerOpenApiDocuments(app: FastifyInstance): void {
   const cache = new Map<string, string>();
+  const { adminToken } = app.container.config;
   for (const doc of DOCUMENTS) {
-    if (doc.prefix === '/api/admin/v1/' && !app.container.config.adminToken) continue;
-    app.get(doc.path, { schema: { hide: true } }, async (_request, reply) => {
+    const operator = doc.prefix === '/api/admin/v1/';
+    if (operator && !adminToken) continue;
+    // The operator contract is not public (S5): the admin token, checked on the matched route (H4).
+    const guard = operator ? { onRequest: requireAdminToken(adminToken!) } : {};
+    app.get(doc.path, { schema: { hide: true }, ...guard }, async (_request, reply) => {
       let body = cache.get(doc.path);
       if (!body) {
         const full = app.swagger() as unknown as OpenApiDoc;
