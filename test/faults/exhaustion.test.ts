@@ -141,7 +141,9 @@ describe('exhausted fulfillment under kill -9', () => {
     });
     expect((deadLetters.body as { jobs: unknown[] }).jobs).toEqual([]);
     const wallet = await call(service.base, 'GET', '/api/public/v1/wallet', { headers: customer.partner });
-    expect((wallet.body as { balanceUsd: number }).balanceUsd).toBe(report.refunded === 1 ? 100 : 100 - plan.cents / 100);
+    expect((wallet.body as { balanceUsd: number }).balanceUsd).toBe(
+      report.refunded === 1 ? 100 : 100 - plan.cents / 100,
+    );
 
     // The books check the operator runs (`npm run reconcile`, here from source).
     const reconcile = spawnSync(process.execPath, ['--import', 'tsx', 'src/reconcile.ts'], {

@@ -50,11 +50,19 @@ async function failedOrder(user: TestUser): Promise<string> {
 }
 
 const jobOf = async (orderId: string) =>
-  (await t.container.db.select().from(jobs).where(eq(jobs.dedupeKey, `fulfill:${orderId}`)))[0]!;
+  (
+    await t.container.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.dedupeKey, `fulfill:${orderId}`))
+  )[0]!;
 const statusOf = async (orderId: string) =>
   (await t.container.db.select().from(orders).where(eq(orders.id, orderId)))[0]!.status;
 const refundsOf = (orderId: string) =>
-  t.container.db.select().from(walletTransactions).where(eq(walletTransactions.reference, `order:${orderId}:refund`));
+  t.container.db
+    .select()
+    .from(walletTransactions)
+    .where(eq(walletTransactions.reference, `order:${orderId}:refund`));
 const deadLetters = async () =>
   (
     await t.app.inject({ method: 'GET', url: '/api/admin/v1/jobs/failed?kind=order.fulfill', headers: admin })
@@ -106,7 +114,11 @@ describe('exhausted fulfillment', () => {
     // The operator still sees it by id, and cannot "retry" a handled job.
     const one = await t.app.inject({ method: 'GET', url: `/api/admin/v1/jobs/${job.id}`, headers: admin });
     expect(one.json().job.status).toBe('handled');
-    const retry = await t.app.inject({ method: 'POST', url: `/api/admin/v1/jobs/${job.id}/retry`, headers: admin });
+    const retry = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/v1/jobs/${job.id}/retry`,
+      headers: admin,
+    });
     expect(retry.statusCode).toBe(409);
   });
 
@@ -126,7 +138,11 @@ describe('exhausted fulfillment', () => {
     ]);
     // An operator retry makes the job pending again: no longer reported; it then settles the order.
     const [dead] = await deadLetters();
-    const retried = await t.app.inject({ method: 'POST', url: `/api/admin/v1/jobs/${dead!.id}/retry`, headers: admin });
+    const retried = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/v1/jobs/${dead!.id}/retry`,
+      headers: admin,
+    });
     expect(retried.statusCode).toBe(200);
     expect((await t.container.maintenance.runReconcile()).problems).toEqual([]);
     await runDueAfter(RETRY_BASE_SECONDS * SECOND + SECOND);

@@ -140,7 +140,11 @@ describe('job queue', () => {
     t.clock.advance(2 * SECOND);
     await w.runDue();
     expect(exhaustions).toBe(2);
-    expect((await jobRows(k))[0]).toMatchObject({ status: 'handled', attempts: 2, lastError: 'provider down' });
+    expect((await jobRows(k))[0]).toMatchObject({
+      status: 'handled',
+      attempts: 2,
+      lastError: 'provider down',
+    });
   });
 
   it("a claim marks its worker's finished jobs done in the same statement, never another worker's", async () => {

@@ -31,7 +31,16 @@ export const payments = pgTable(
      * back to the payer by the provider, or (provider cannot refund) waiting for an operator.
      */
     status: text('status', {
-      enum: ['pending', 'paid', 'cancelled', 'expired', 'failed', 'refund_pending', 'refunded', 'refund_manual'],
+      enum: [
+        'pending',
+        'paid',
+        'cancelled',
+        'expired',
+        'failed',
+        'refund_pending',
+        'refunded',
+        'refund_manual',
+      ],
     })
       .notNull()
       .default('pending'),

@@ -1,6 +1,12 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { accounts, avatars, passwordResetTokens, pushDevices, webhookEndpoints } from '../../db/schema/index.js';
+import {
+  accounts,
+  avatars,
+  passwordResetTokens,
+  pushDevices,
+  webhookEndpoints,
+} from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../errors.js';
 import type { SessionService } from '../sessions/sessions.service.js';

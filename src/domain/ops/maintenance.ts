@@ -98,7 +98,10 @@ export function createMaintenance(deps: {
             // (a refunded order's fulfillment job) is finished work too.
             or(
               ...(['done', 'handled'] as const).map((status) =>
-                and(eq(jobs.status, status), lt(jobs.updatedAt, new Date(now.getTime() - deps.jobRetentionMs))),
+                and(
+                  eq(jobs.status, status),
+                  lt(jobs.updatedAt, new Date(now.getTime() - deps.jobRetentionMs)),
+                ),
               ),
             ),
           )

@@ -23,7 +23,12 @@ function paymentIdOf(payload: Record<string, unknown>): string {
  * or a refund still failing after its attempts parks the payment as `refund_manual`: an operator
  * task, listed by `GET /api/admin/v1/payments/refunds`.
  */
-export function createPaymentRefunds(deps: { db: Db; clock: Clock; log: Logger; providers: PaymentProviders }) {
+export function createPaymentRefunds(deps: {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  providers: PaymentProviders;
+}) {
   const { db, clock, log } = deps;
 
   async function park(tx: DbOrTx, paymentId: string, reason: string): Promise<void> {
@@ -52,7 +57,11 @@ export function createPaymentRefunds(deps: { db: Db; clock: Clock; log: Logger; 
     });
     await db
       .update(payments)
-      .set({ status: 'refunded', providerData: { ...payment.providerData, refundId }, updatedAt: clock.now() })
+      .set({
+        status: 'refunded',
+        providerData: { ...payment.providerData, refundId },
+        updatedAt: clock.now(),
+      })
       .where(and(eq(payments.id, paymentId), eq(payments.status, 'refund_pending')));
     log.info({ paymentId, refundId }, 'payment for a deleted account refunded to the payer');
   }
@@ -61,7 +70,10 @@ export function createPaymentRefunds(deps: { db: Db; clock: Clock; log: Logger; 
     registerJobs(handlers: JobHandlers): void {
       handlers[PAYMENT_REFUND_JOB] = {
         run: (job) =>
-          refundOne(paymentIdOf(job.payload), typeof job.payload.chargeRef === 'string' ? job.payload.chargeRef : null),
+          refundOne(
+            paymentIdOf(job.payload),
+            typeof job.payload.chargeRef === 'string' ? job.payload.chargeRef : null,
+          ),
         // Out of attempts: parked for an operator (listed there), so not a dead letter as well.
         async onExhausted(job, error, settle) {
           await db.transaction(async (tx) => {

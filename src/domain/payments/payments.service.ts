@@ -309,7 +309,8 @@ export function createPaymentsService(deps: PaymentsDeps) {
      * retries its webhook; delivered here, the job is settled and never runs.
      */
     async completeSandbox(method: PaymentMethod, id: string, outcome: SandboxOutcome) {
-      if (!(await sandboxOf(method).view(id))) throw new AppError('PAYMENT_NOT_FOUND', 'Unknown sandbox session');
+      if (!(await sandboxOf(method).view(id)))
+        throw new AppError('PAYMENT_NOT_FOUND', 'Unknown sandbox session');
       const jobKey = `sandbox-webhook:${id}`;
       await deps.queue?.enqueue(db, {
         kind: SANDBOX_WEBHOOK_JOB,
@@ -329,7 +330,11 @@ export function createPaymentsService(deps: PaymentsDeps) {
     registerJobs(handlers: JobHandlers): void {
       handlers[SANDBOX_WEBHOOK_JOB] = {
         async run(job) {
-          const { method, id, outcome } = job.payload as { method: PaymentMethod; id: string; outcome: SandboxOutcome };
+          const { method, id, outcome } = job.payload as {
+            method: PaymentMethod;
+            id: string;
+            outcome: SandboxOutcome;
+          };
           await deliverSandbox(method, id, outcome);
         },
       };

@@ -175,7 +175,9 @@ export function createSettlement(deps: SettlementDeps) {
       return 'amount_mismatch' as const;
     }
     if (deps.queue && (await payerDeleted(tx, payment.accountId))) {
-      return (await queueRefund(tx, payment.id, event.chargeRef ?? null)) ? ('refund_queued' as const) : ('already_final' as const);
+      return (await queueRefund(tx, payment.id, event.chargeRef ?? null))
+        ? ('refund_queued' as const)
+        : ('already_final' as const);
     }
     return (await markPaid(tx, payment.id)) ? ('credited' as const) : ('already_final' as const);
   }

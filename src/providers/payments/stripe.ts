@@ -138,7 +138,9 @@ export function createStripeCardProvider(options: StripeOptions, clock: Clock): 
         amountMinor: session?.amount_total ?? null,
         currency: session?.currency ? session.currency.toUpperCase() : null,
         chargeRef:
-          typeof session?.payment_intent === 'string' ? session.payment_intent : (session?.payment_intent?.id ?? null),
+          typeof session?.payment_intent === 'string'
+            ? session.payment_intent
+            : (session?.payment_intent?.id ?? null),
         payload: event,
       };
     },

@@ -68,7 +68,10 @@ describe('a payment that settles after its account was deleted', () => {
 
     await runJobs();
     expect((await paymentOf(user.id)).status).toBe('refunded');
-    const [session] = await t.container.db.select().from(sandboxPayments).where(eq(sandboxPayments.id, sessionId));
+    const [session] = await t.container.db
+      .select()
+      .from(sandboxPayments)
+      .where(eq(sandboxPayments.id, sessionId));
     expect(session!.status).toBe('refunded');
     // A replay of the paid webhook changes nothing.
     expect((await complete('card', sessionId)).statusCode).toBeLessThan(400);
@@ -123,13 +126,25 @@ describe('a payment that settles after its account was deleted', () => {
     expect(await balanceOf(t.container, user.id)).toBe(0);
     const payment = await paymentOf(user.id);
     expect(payment.status).toBe('refund_manual');
-    const tasks = await t.app.inject({ method: 'GET', url: '/api/admin/v1/payments/refunds', headers: admin });
+    const tasks = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/v1/payments/refunds',
+      headers: admin,
+    });
     expect(tasks.statusCode).toBe(200);
     expect(tasks.json().refunds).toContainEqual(
-      expect.objectContaining({ paymentId: payment.id, accountId: user.id, status: 'refund_manual', amountMinor: 1234 }),
+      expect.objectContaining({
+        paymentId: payment.id,
+        accountId: user.id,
+        status: 'refund_manual',
+        amountMinor: 1234,
+      }),
     );
     // Parked, so not a dead letter as well.
-    const [job] = await t.container.db.select().from(jobs).where(eq(jobs.dedupeKey, `refund:${payment.id}`));
+    const [job] = await t.container.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.dedupeKey, `refund:${payment.id}`));
     expect(job!.status).toBe('done');
   });
 });
@@ -137,7 +152,11 @@ describe('a payment that settles after its account was deleted', () => {
 describe('account deletion', () => {
   it('removes webhook endpoints and API keys; the operator finds the account by id', async () => {
     const user = await createUser(t.container);
-    const key = await t.app.inject({ method: 'POST', url: '/api/v1/user/api-key/generate', headers: user.auth });
+    const key = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/api-key/generate',
+      headers: user.auth,
+    });
     const partner = { authorization: `Bearer ${key.json().key as string}` };
     const endpoint = await t.app.inject({
       method: 'POST',
@@ -176,7 +195,10 @@ describe('sandbox hosted page', () => {
     } finally {
       handle.mockRestore();
     }
-    const [session] = await t.container.db.select().from(sandboxPayments).where(eq(sandboxPayments.id, sessionId));
+    const [session] = await t.container.db
+      .select()
+      .from(sandboxPayments)
+      .where(eq(sandboxPayments.id, sessionId));
     expect(session!.status).toBe('paid');
     expect(await balanceOf(t.container, user.id)).toBe(0);
 
