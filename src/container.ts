@@ -24,6 +24,7 @@ import { createSandboxEsimControls } from './providers/esim/sandbox/profiles.js'
 import { createTestModeEsimProvider } from './domain/testmode/test-provider.js';
 import { createTestModeService } from './domain/testmode/testmode.service.js';
 import { createPaymentProviders } from './providers/payments/registry.js';
+import { createPaymentRefunds } from './domain/payments/payment-refunds.js';
 import { createPaymentsService } from './domain/payments/payments.service.js';
 import { createWalletService } from './domain/wallet/wallet.service.js';
 import { createEventOutbox } from './domain/events/outbox.js';
@@ -201,7 +202,7 @@ type Catalog = ReturnType<typeof buildCatalog>;
 
 /** The wallet (balances and ledger) and payments in (card, crypto) with their providers. */
 function buildPayments(infra: Infrastructure, { partnerEvents }: Events, { exchangeRates }: Catalog) {
-  const { config, db, clock, queue, log, audit, receipts } = infra;
+  const { config, db, clock, queue, log, audit, receipts, jobHandlers } = infra;
   const wallet = createWalletService({ db, clock, audit, ledgerObserver: partnerEvents });
   const paymentProviders = createPaymentProviders(config, { db, clock });
   /** Payments → orders is a port: payments publishes "payment succeeded/closed", orders handles it. */
@@ -223,8 +224,12 @@ function buildPayments(infra: Infrastructure, { partnerEvents }: Events, { excha
     events: partnerEvents,
     orders: orderPayments,
     appUrlSchemes: config.appUrlSchemes,
+    queue,
   });
-  return { wallet, paymentProviders, payments };
+  const paymentRefunds = createPaymentRefunds({ db, clock, log, providers: paymentProviders });
+  paymentRefunds.registerJobs(jobHandlers);
+  payments.registerJobs(jobHandlers);
+  return { wallet, paymentProviders, payments, paymentRefunds };
 }
 type Payments = ReturnType<typeof buildPayments>;
 

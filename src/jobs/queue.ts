@@ -42,6 +42,12 @@ export interface JobQueue {
   extend(job: Job): Promise<void>;
   /** Schedules a retry at `retryAt`, or marks the job failed when `retryAt` is null. */
   fail(job: Job, error: string, retryAt: Date | null): Promise<void>;
+  /**
+   * Marks an exhausted job `handled` (its handler dealt with the failure: no operator needed), in
+   * the transaction `tx` of what dealt with it, so both commit or neither. Only while this worker
+   * still holds the job.
+   */
+  markHandled(tx: DbOrTx, job: Job, error: string): Promise<void>;
 }
 
 /**
@@ -205,6 +211,20 @@ export function createJobQueue(deps: { db: Db; clock: Clock }): JobQueue {
           status: retryAt ? 'pending' : 'failed',
           attempts: job.attempts + 1,
           runAt: retryAt ?? job.runAt,
+          lastError: error.slice(0, 2000),
+          lockedBy: null,
+          lockedUntil: null,
+          updatedAt: clock.now(),
+        })
+        .where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, job.lockedBy ?? '')));
+    },
+
+    async markHandled(tx, job, error) {
+      await tx
+        .update(jobs)
+        .set({
+          status: 'handled',
+          attempts: job.attempts + 1,
           lastError: error.slice(0, 2000),
           lockedBy: null,
           lockedUntil: null,

@@ -2,11 +2,23 @@ import { randomBase62 } from '../lib/crypto.js';
 import type { Clock } from '../lib/clock.js';
 import { LEASE_MS, type Job, type JobQueue } from './queue.js';
 import type { Logger } from '../lib/logger.js';
+import type { DbOrTx } from '../db/client.js';
+
+/**
+ * Given to `onExhausted`: records the job as `handled` in the caller's transaction, so whatever
+ * dealt with the failure (a refund) and the job's end commit together.
+ */
+export type SettleExhausted = (tx: DbOrTx) => Promise<void>;
 
 export interface JobHandler {
   run(job: Job): Promise<void>;
-  /** Called once when the last attempt failed (for example: refund an unfulfillable order). */
-  onExhausted?(job: Job, error: Error): Promise<void>;
+  /**
+   * Called when the last attempt failed (for example: refund an unfulfillable order), while the
+   * job is still ours and claimable: killed before it returns, the job's lease runs out and it
+   * runs again. It calls `settle` in the transaction that dealt with the failure, or the job is
+   * dead-lettered (`failed`) once it returns. If it throws, the job is retried after the backoff.
+   */
+  onExhausted?(job: Job, error: Error, settle: SettleExhausted): Promise<void>;
   /** Delay before attempt n+1 after n failed attempts; default exponential from 5 s. */
   backoffMs?(attempts: number): number;
 }
@@ -68,25 +80,46 @@ export function createWorker(deps: {
       await handler.run(job);
       finished.set(job, heartbeat);
     } catch (err) {
-      clearInterval(heartbeat);
       const error = err instanceof Error ? err : new Error(String(err));
       const attempts = job.attempts + 1;
       const exhausted = attempts >= job.maxAttempts;
       const delay = (handler.backoffMs ?? defaultBackoff)(attempts);
       deps.log.warn({ jobId: job.id, kind: job.kind, attempts, err: error.message }, 'job failed');
-      await deps.queue.fail(
-        job,
-        error.message,
-        exhausted ? null : new Date(deps.clock.now().getTime() + delay),
-      );
-      if (exhausted && handler.onExhausted) {
-        try {
-          await handler.onExhausted(job, error);
-        } catch (e) {
-          deps.log.error({ jobId: job.id, err: (e as Error).message }, 'job exhaustion handler failed');
-        }
+      const retryAt = new Date(deps.clock.now().getTime() + delay);
+      try {
+        if (exhausted && handler.onExhausted) await exhaust(job, handler.onExhausted, error, retryAt);
+        else await deps.queue.fail(job, error.message, exhausted ? null : retryAt);
+      } finally {
+        // Renewed until the outcome is recorded: a slow refund keeps the job from a second worker.
+        clearInterval(heartbeat);
       }
     }
+  }
+
+  /**
+   * The exhaustion handler runs BEFORE the job leaves `running` (issue 28 H21): marking it failed
+   * first left a window (a kill, a throwing refund) in which the job was dead and its order still
+   * charged, with nothing to retry the refund.
+   */
+  async function exhaust(
+    job: Job,
+    onExhausted: NonNullable<JobHandler['onExhausted']>,
+    error: Error,
+    retryAt: Date,
+  ): Promise<void> {
+    let settled = false;
+    try {
+      await onExhausted(job, error, async (tx) => {
+        await deps.queue.markHandled(tx, job, error.message);
+        settled = true;
+      });
+    } catch (e) {
+      const message = (e as Error).message;
+      deps.log.error({ jobId: job.id, err: message }, 'job exhaustion handler failed; retried later');
+      await deps.queue.fail(job, `${error.message} (exhaustion handler failed: ${message})`, retryAt);
+      return;
+    }
+    if (!settled) await deps.queue.fail(job, error.message, null);
   }
 
   /**

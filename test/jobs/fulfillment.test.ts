@@ -152,7 +152,7 @@ describe('fulfillment failure, background retry and refund', () => {
       .select()
       .from(jobs)
       .where(eq(jobs.dedupeKey, `fulfill:${orderId}`));
-    expect(job).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS });
+    expect(job).toMatchObject({ status: 'handled', attempts: MAX_ATTEMPTS });
 
     // Nothing left to run, and an operator refund now is refused.
     t.clock.advance(3600 * SECOND);

@@ -118,6 +118,35 @@ describe('job queue', () => {
     expect((await jobRows(k))[0]).toMatchObject({ status: 'failed', attempts: 3, lastError: 'failure 3' });
   });
 
+  it('an exhaustion handler that throws keeps the job claimable; one that settles ends it handled', async () => {
+    const k = kind();
+    let exhaustions = 0;
+    const w = worker({
+      [k]: {
+        async run() {
+          throw new Error('provider down');
+        },
+        async onExhausted(_job, _error, settle) {
+          exhaustions++;
+          if (exhaustions === 1) throw new Error('refund failed');
+          await t.container.db.transaction((tx) => settle(tx));
+        },
+        backoffMs: () => SECOND,
+      },
+    });
+    await t.container.queue.enqueue(t.container.db, { kind: k, maxAttempts: 1 });
+    await w.runDue();
+    expect((await jobRows(k))[0]).toMatchObject({ status: 'pending', attempts: 1 });
+    t.clock.advance(2 * SECOND);
+    await w.runDue();
+    expect(exhaustions).toBe(2);
+    expect((await jobRows(k))[0]).toMatchObject({
+      status: 'handled',
+      attempts: 2,
+      lastError: 'provider down',
+    });
+  });
+
   it("a claim marks its worker's finished jobs done in the same statement, never another worker's", async () => {
     const k = kind();
     const { queue, db } = t.container;

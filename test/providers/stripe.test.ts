@@ -16,7 +16,7 @@ interface Recorded {
   form: URLSearchParams;
 }
 
-/** Answers POST /v1/checkout/sessions like Stripe, including Idempotency-Key replay. */
+/** Answers POST /v1/checkout/sessions and /v1/refunds like Stripe, including Idempotency-Key replay. */
 function fakeStripe() {
   const requests: Recorded[] = [];
   const byKey = new Map<string, string>();
@@ -28,6 +28,20 @@ function fakeStripe() {
       const form = new URLSearchParams(body);
       requests.push({ headers: req.headers, form });
       res.setHeader('content-type', 'application/json');
+      // Refunds (issue 28 H8): one per Idempotency-Key, like Stripe.
+      if (req.method === 'POST' && req.url === '/v1/refunds') {
+        const key = req.headers['idempotency-key'] as string;
+        const stored = byKey.get(key);
+        if (stored) return res.end(stored);
+        const json = JSON.stringify({
+          id: `re_test_${requests.length}`,
+          object: 'refund',
+          payment_intent: form.get('payment_intent'),
+          status: 'succeeded',
+        });
+        byKey.set(key, json);
+        return res.end(json);
+      }
       if (req.method !== 'POST' || req.url !== '/v1/checkout/sessions') {
         res.statusCode = 404;
         return res.end(
@@ -151,6 +165,32 @@ const sessionFields = (s: { sessionId: string; payment: { id: string; amountMino
 });
 
 describe('Stripe card provider', () => {
+  it('paid after the account was deleted: not credited; refunded once through refunds.create', async () => {
+    const user = await createUser(t.container);
+    const s = await createSession(user);
+    const deleted = await t.app.inject({ method: 'DELETE', url: '/api/v1/user/account', headers: user.auth });
+    expect(deleted.statusCode).toBeLessThan(300);
+    const payload = event('checkout.session.completed', {
+      ...sessionFields(s),
+      payment_status: 'paid',
+      payment_intent: 'pi_test_deleted',
+    });
+    expect((await deliver(payload)).json()).toMatchObject({ outcome: 'refund_queued' });
+    expect(await balanceOf(t.container, user.id)).toBe(0);
+    // Due at once; a second run changes nothing. (The clock stays: later events are signed now.)
+    await t.container.worker.runDue();
+    await t.container.worker.runDue();
+    const refunds = fake.requests.filter((r) => r.form.get('payment_intent') === 'pi_test_deleted');
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0]!.headers['idempotency-key']).toBe(`refund_${s.payment.id}`);
+    const [row] = await t.container.db.select().from(payments).where(eq(payments.id, s.payment.id));
+    expect(row).toMatchObject({
+      status: 'refunded',
+      providerData: { refundId: expect.stringMatching(/^re_test_/) },
+    });
+    expect(await balanceOf(t.container, user.id)).toBe(0);
+  });
+
   it('creates a Checkout Session in payment mode with reference, metadata and idempotency key', async () => {
     const user = await createUser(t.container);
     const before = fake.requests.length;

@@ -26,7 +26,22 @@ export const payments = pgTable(
     usdCents: bigint('usd_cents', { mode: 'number' }).notNull(),
     /** Units of `currency` per USD used for the conversion, as stored when the payment was made. */
     exchangeRate: text('exchange_rate').notNull(),
-    status: text('status', { enum: ['pending', 'paid', 'cancelled', 'expired', 'failed'] })
+    /**
+     * `refund_pending` → `refunded` | `refund_manual`: paid for an account deleted meanwhile, handed
+     * back to the payer by the provider, or (provider cannot refund) waiting for an operator.
+     */
+    status: text('status', {
+      enum: [
+        'pending',
+        'paid',
+        'cancelled',
+        'expired',
+        'failed',
+        'refund_pending',
+        'refunded',
+        'refund_manual',
+      ],
+    })
       .notNull()
       .default('pending'),
     url: text('url'),

@@ -21,7 +21,11 @@ export const jobs = pgTable(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     kind: text('kind').notNull(),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
-    status: text('status', { enum: ['pending', 'running', 'done', 'failed'] })
+    /**
+     * `failed`: the dead letter, waiting for an operator; `handled`: out of attempts, and its
+     * handler dealt with that (an unfulfillable order refunded), so nobody has to act (issue 28 H22).
+     */
+    status: text('status', { enum: ['pending', 'running', 'done', 'failed', 'handled'] })
       .notNull()
       .default('pending'),
     runAt: ts('run_at').notNull(),

@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { keysetAfter, type KeysetPage } from '../../db/keyset.js';
 import { accounts } from '../../db/schema/index.js';
@@ -13,15 +13,20 @@ export type AdminSettableStatus = 'ACTIVE' | 'SUSPENDED' | 'BANNED';
 export function createAccountAdmin(deps: { db: Db; clock: Clock; audit: AuditService }) {
   const { db } = deps;
   return {
-    /** Exact match on the normalised address, or the newest 100 accounts without a filter. */
+    /**
+     * Exact match on the normalised address, or on the account id (how a deleted account is
+     * found: its address is anonymised to deleted+<id>@invalid, issue 28 H8); the newest 100
+     * accounts without a filter.
+     */
     async listAccounts(filter: { email?: string | undefined } & KeysetPage): Promise<Account[]> {
-      const email = filter.email?.trim().toLowerCase();
+      const raw = filter.email?.trim();
+      const email = raw?.toLowerCase();
       return db
         .select()
         .from(accounts)
         .where(
           and(
-            email ? eq(accounts.email, email) : undefined,
+            raw && email ? or(eq(accounts.email, email), eq(accounts.id, raw)) : undefined,
             filter.after ? keysetAfter([accounts.createdAt, accounts.id], filter.after, 'desc') : undefined,
           ),
         )

@@ -1,6 +1,12 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { accounts, avatars, passwordResetTokens, pushDevices } from '../../db/schema/index.js';
+import {
+  accounts,
+  avatars,
+  passwordResetTokens,
+  pushDevices,
+  webhookEndpoints,
+} from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../errors.js';
 import type { SessionService } from '../sessions/sessions.service.js';
@@ -56,6 +62,9 @@ export async function deleteAccount(
     await tx.delete(avatars).where(eq(avatars.accountId, accountId));
     await tx.delete(pushDevices).where(eq(pushDevices.accountId, accountId));
     await tx.delete(passwordResetTokens).where(eq(passwordResetTokens.accountId, accountId));
+    // Partner access ends with the account (issue 28 H8): the API keys above, and its webhook
+    // endpoints with their deliveries (cascade), so no event of it is sent anywhere again.
+    await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.accountId, accountId));
     await deps.sessions.revokeAll(tx, accountId);
   });
 }

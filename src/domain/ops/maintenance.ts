@@ -94,7 +94,16 @@ export function createMaintenance(deps: {
         db
           .delete(jobs)
           .where(
-            and(eq(jobs.status, 'done'), lt(jobs.updatedAt, new Date(now.getTime() - deps.jobRetentionMs))),
+            // Two arms, so `done` keeps its partial index (jobs_done_idx); handled exhaustion
+            // (a refunded order's fulfillment job) is finished work too.
+            or(
+              ...(['done', 'handled'] as const).map((status) =>
+                and(
+                  eq(jobs.status, status),
+                  lt(jobs.updatedAt, new Date(now.getTime() - deps.jobRetentionMs)),
+                ),
+              ),
+            ),
           )
           .returning({ id: jobs.id }),
       ),

@@ -1,7 +1,8 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
-import { accounts, esims, orders, walletTransactions } from '../../db/schema/index.js';
+import { accounts, esims, jobs, orders, walletTransactions } from '../../db/schema/index.js';
+import { fulfillJobKey, ORDER_JOBS } from '../orders/ports.js';
 import type { Clock } from '../../lib/clock.js';
 
 /** One thing reconciliation found wrong; `check` is stable (alerts and tests match on it). */
@@ -13,6 +14,7 @@ export interface ReconcileProblem {
     | 'completed_without_esims'
     | 'refund_mismatch'
     | 'stuck_processing'
+    | 'fulfillment_dead_lettered'
     | 'charged_but_not_sold';
   /** `live` unless the check is about another wallet of the same account (see WALLETS). */
   mode: string;
@@ -59,7 +61,9 @@ const usd = (cents: number) => (cents / 100).toFixed(2);
  * - every account's balance equals the sum of its ledger rows, and is not negative;
  * - every order was charged exactly its amount once it left AWAITING_PAYMENT/CANCELLED, and a
  *   charged order has its eSIMs (COMPLETED), its refund (REFUNDED) or is still being fulfilled
- *   (PROCESSING, and not for longer than `stuckAfterMs`).
+ *   (PROCESSING, and not for longer than `stuckAfterMs`);
+ * - no charged, open (PROCESSING) order has a dead-lettered fulfillment job and none pending or
+ *   running: nothing would ever fulfil or refund it, so it is reported at once, whatever its age.
  */
 export async function reconcile(deps: {
   db: Db;
@@ -189,6 +193,35 @@ export async function reconcile(deps: {
         message: `${label} charged but neither fulfilled nor refunded since ${o.updatedAt.toISOString()}`,
       });
     }
+  }
+
+  // From the dead letters (few, on their partial index) to their orders; a job pending or running
+  // under the same key (an operator retry) is still going to settle the order.
+  const deadLettered = await db
+    .selectDistinct({
+      id: orders.id,
+      orderNumber: orders.orderNumber,
+      accountId: orders.accountId,
+      livemode: orders.livemode,
+    })
+    .from(jobs)
+    .innerJoin(orders, eq(orders.id, sql`${jobs.payload} ->> 'orderId'`))
+    .where(
+      and(
+        eq(jobs.status, 'failed'),
+        eq(jobs.kind, ORDER_JOBS.fulfill),
+        eq(orders.status, 'PROCESSING'),
+        sql`not exists (select 1 from ${jobs} active where active.dedupe_key = ${jobs.dedupeKey} and active.status in ('pending', 'running'))`,
+      ),
+    );
+  for (const o of deadLettered) {
+    problems.push({
+      check: 'fulfillment_dead_lettered',
+      mode: o.livemode ? 'live' : 'test',
+      accountId: o.accountId,
+      orderId: o.id,
+      message: `order ${o.orderNumber} is charged and PROCESSING but its fulfillment job ${fulfillJobKey(o.id)} is dead-lettered: retry the job or refund the order`,
+    });
   }
 
   return {

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client.js';
-import type { JobHandlers } from '../../jobs/worker.js';
+import type { JobHandlers, SettleExhausted } from '../../jobs/worker.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Clock } from '../../lib/clock.js';
 import type { OrderService } from './orders.service.js';
@@ -17,7 +17,8 @@ function orderIdOf(payload: Record<string, unknown>): string {
 /**
  * Background work of the order area:
  * - `order.fulfill`: retries fulfillment with backoff (base × 2^(n−1)); a non-retryable provider
- *   error or exhaustion refunds the order to the wallet;
+ *   error or exhaustion refunds the order to the wallet (on exhaustion, in the transaction that
+ *   ends the job as `handled`);
  * - `order.expire`: cancels a card/crypto order still unpaid after 24 h;
  * - `esims.refresh`: periodic status/usage refresh, re-enqueued for the next time slot.
  */
@@ -35,9 +36,11 @@ export function registerOrderJobs(deps: {
   const { handlers, orders, queue, clock } = deps;
   const { fulfillment } = orders;
 
-  async function refund(orderId: string, reason: string) {
-    const refunded = await fulfillment.refund(orderId, reason);
+  async function refund(orderId: string, reason: string, settle?: SettleExhausted) {
+    const refunded = await fulfillment.refund(orderId, reason, settle);
     if (refunded) deps.log.warn({ orderId, reason }, 'order refunded after failed fulfillment');
+    // Already COMPLETED or REFUNDED (a concurrent attempt or the operator won): nothing to act on.
+    else await settle?.(deps.db);
   }
 
   handlers[ORDER_JOBS.fulfill] = {
@@ -52,8 +55,9 @@ export function registerOrderJobs(deps: {
       }
       throw result.error;
     },
-    async onExhausted(job, error) {
-      await refund(orderIdOf(job.payload), `retries exhausted: ${error.message}`);
+    // The refund and the job's end (`handled`, not dead-lettered) commit in one transaction.
+    async onExhausted(job, error, settle) {
+      await refund(orderIdOf(job.payload), `retries exhausted: ${error.message}`, settle);
     },
     backoffMs: (attempts) => deps.retryBaseSeconds * 1000 * 2 ** (attempts - 1),
   };

@@ -4,6 +4,8 @@ import { payments } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import { isCurrency, type Currency } from '../../lib/money.js';
+import { settlePendingJob, type JobQueue } from '../../jobs/queue.js';
+import type { JobHandlers } from '../../jobs/worker.js';
 import type { PaymentProviders } from '../../providers/payments/registry.js';
 import type {
   PaymentPurpose,
@@ -71,7 +73,14 @@ export interface PaymentsDeps {
   events?: Pick<PartnerEvents, 'topUpSucceeded'>;
   /** Custom app schemes accepted as redirect targets (APP_URL_SCHEMES). */
   appUrlSchemes?: readonly string[];
+  /** Durable jobs: refunds for deleted accounts, the sandbox's webhook (re)delivery. */
+  queue?: Pick<JobQueue, 'enqueue'>;
 }
+
+/** The sandbox page's webhook, delivered through the queue like a real provider's retries. */
+export const SANDBOX_WEBHOOK_JOB = 'payment.sandbox_webhook';
+/** A real provider retries within seconds to minutes; so does the sandbox. */
+const SANDBOX_WEBHOOK_RETRY_MS = 30_000;
 
 const LOOPBACK_HOSTS = new Set(['localhost', '[::1]']);
 
@@ -131,6 +140,7 @@ export function createPaymentsService(deps: PaymentsDeps) {
     orders: deps.orders,
     receipts: deps.receipts,
     events: deps.events,
+    queue: deps.queue,
   });
   const defaultUrl = (outcome: 'success' | 'cancel') => `${deps.publicBaseUrl}/payment/${outcome}`;
 
@@ -178,6 +188,14 @@ export function createPaymentsService(deps: PaymentsDeps) {
     const sandbox = providers.sandbox[method];
     if (!sandbox) throw new AppError('NOT_FOUND', `The ${method} provider is not the sandbox`);
     return sandbox;
+  }
+
+  /** The session's final state (the first outcome wins) and its signed webhook, applied once. */
+  async function deliverSandbox(method: PaymentMethod, id: string, outcome: SandboxOutcome) {
+    const settled = await sandboxOf(method).settle(id, outcome);
+    if (!settled) throw new AppError('PAYMENT_NOT_FOUND', 'Unknown sandbox session');
+    await service.handleWebhook(method, settled.rawBody, settled.headers);
+    return settled;
   }
 
   const service = {
@@ -284,14 +302,41 @@ export function createPaymentsService(deps: PaymentsDeps) {
       return view;
     },
 
-    /** Settles a sandbox session and delivers its signed webhook through `handleWebhook`. */
+    /**
+     * Settles a sandbox session and delivers its signed webhook through `handleWebhook`. The
+     * delivery is queued first (issue 28 H22): the sandbox marks the session paid before the
+     * wallet is credited, so a process dying in between has the job re-send it, as a real provider
+     * retries its webhook; delivered here, the job is settled and never runs.
+     */
     async completeSandbox(method: PaymentMethod, id: string, outcome: SandboxOutcome) {
-      const settled = await sandboxOf(method).settle(id, outcome);
-      if (!settled) throw new AppError('PAYMENT_NOT_FOUND', 'Unknown sandbox session');
-      await service.handleWebhook(method, settled.rawBody, settled.headers);
+      if (!(await sandboxOf(method).view(id)))
+        throw new AppError('PAYMENT_NOT_FOUND', 'Unknown sandbox session');
+      const jobKey = `sandbox-webhook:${id}`;
+      await deps.queue?.enqueue(db, {
+        kind: SANDBOX_WEBHOOK_JOB,
+        payload: { method, id, outcome },
+        runAt: new Date(clock.now().getTime() + SANDBOX_WEBHOOK_RETRY_MS),
+        maxAttempts: 10,
+        dedupeKey: jobKey,
+      });
+      const settled = await deliverSandbox(method, id, outcome);
+      await settlePendingJob(db, jobKey, clock.now());
       return {
         status: settled.status,
         redirectUrl: settled.redirectUrl ?? defaultUrl(settled.status === 'paid' ? 'success' : 'cancel'),
+      };
+    },
+
+    registerJobs(handlers: JobHandlers): void {
+      handlers[SANDBOX_WEBHOOK_JOB] = {
+        async run(job) {
+          const { method, id, outcome } = job.payload as {
+            method: PaymentMethod;
+            id: string;
+            outcome: SandboxOutcome;
+          };
+          await deliverSandbox(method, id, outcome);
+        },
       };
     },
 

@@ -1,6 +1,7 @@
-import { and, eq, ne } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.js';
-import { paymentEvents, payments } from '../../db/schema/index.js';
+import { accounts, paymentEvents, payments } from '../../db/schema/index.js';
+import type { JobQueue } from '../../jobs/queue.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { PaymentWebhookEvent } from '../../providers/payments/types.js';
@@ -28,7 +29,19 @@ export interface OrderPaymentListener {
 
 /** What a verified event did; stored on its payment_events row. */
 export type EventOutcome =
-  'credited' | 'closed' | 'recorded' | 'already_final' | 'duplicate' | 'unknown_payment' | 'amount_mismatch';
+  | 'credited'
+  | 'refund_queued'
+  | 'closed'
+  | 'recorded'
+  | 'already_final'
+  | 'duplicate'
+  | 'unknown_payment'
+  | 'amount_mismatch';
+
+/** The job that hands a deleted account's payment back to the payer (payment-refunds.ts). */
+export const PAYMENT_REFUND_JOB = 'payment.refund';
+/** Payment states in which money may still arrive (a late payment is still money paid). */
+const OPEN_OR_CLOSED = ['pending', 'cancelled', 'expired', 'failed'] as const;
 
 export interface SettlementDeps {
   db: Db;
@@ -40,6 +53,8 @@ export interface SettlementDeps {
   receipts?: Pick<ReceiptScheduler, 'topUpCredited'>;
   /** Partner events: wallet.topup_succeeded is written in the crediting transaction. */
   events?: Pick<PartnerEvents, 'topUpSucceeded'>;
+  /** Queues the refund of money paid for a deleted account; without it such money is refused. */
+  queue?: Pick<JobQueue, 'enqueue'>;
 }
 
 type ClosedStatus = 'cancelled' | 'expired' | 'failed';
@@ -64,7 +79,7 @@ export function createSettlement(deps: SettlementDeps) {
     const [paid] = await tx
       .update(payments)
       .set({ status: 'paid', paidAt: now, updatedAt: now })
-      .where(and(eq(payments.id, paymentId), ne(payments.status, 'paid')))
+      .where(and(eq(payments.id, paymentId), inArray(payments.status, OPEN_OR_CLOSED)))
       .returning();
     if (!paid) return false;
     await creditDeposit(tx, paid, describeDeposit(paid), now);
@@ -77,6 +92,42 @@ export function createSettlement(deps: SettlementDeps) {
         paymentId: paid.id,
       });
     }
+    return true;
+  }
+
+  /**
+   * Money paid for an account deleted since the session opened (issue 28 H8): nobody could reach
+   * it in the wallet, so it is not credited; the payment becomes `refund_pending` and a job hands
+   * it back to the payer through the provider (or parks it for an operator). The account row is
+   * read locked, so a deletion committing at the same moment is either seen here or waits and
+   * then finds the credited balance (409 WALLET_NOT_EMPTY).
+   */
+  async function payerDeleted(tx: Tx, accountId: string): Promise<boolean> {
+    const [row] = await tx
+      .select({ status: accounts.status })
+      .from(accounts)
+      .where(eq(accounts.id, accountId))
+      .for('no key update');
+    return row?.status === 'DELETED';
+  }
+
+  async function queueRefund(tx: Tx, paymentId: string, chargeRef: string | null): Promise<boolean> {
+    const now = clock.now();
+    const [held] = await tx
+      .update(payments)
+      .set({ status: 'refund_pending', paidAt: now, updatedAt: now })
+      .where(and(eq(payments.id, paymentId), inArray(payments.status, OPEN_OR_CLOSED)))
+      .returning();
+    if (!held) return false;
+    await deps.queue!.enqueue(tx, {
+      kind: PAYMENT_REFUND_JOB,
+      payload: { paymentId, chargeRef },
+      maxAttempts: 8,
+      dedupeKey: `refund:${paymentId}`,
+    });
+    // Its order (AWAITING_PAYMENT) is cancelled: nobody is left to receive the eSIM.
+    if (held.purpose === 'order') await deps.orders?.paymentClosed(tx, held);
+    log.warn({ paymentId, accountId: held.accountId }, 'payment for a deleted account: refund queued');
     return true;
   }
 
@@ -122,6 +173,11 @@ export function createSettlement(deps: SettlementDeps) {
       (event.currency ?? payment.currency) !== payment.currency
     ) {
       return 'amount_mismatch' as const;
+    }
+    if (deps.queue && (await payerDeleted(tx, payment.accountId))) {
+      return (await queueRefund(tx, payment.id, event.chargeRef ?? null))
+        ? ('refund_queued' as const)
+        : ('already_final' as const);
     }
     return (await markPaid(tx, payment.id)) ? ('credited' as const) : ('already_final' as const);
   }

@@ -48,7 +48,7 @@ export async function adminAccountRoutes(app: FastifyInstance): Promise<void> {
         tags: ['Accounts'],
         summary: 'Find accounts',
         description:
-          'Exact match on the normalised email; without a filter the newest 100 accounts. With `limit` or `cursor` one page, the next in the `Link` header and `nextCursor`.',
+          'Exact match on the normalised email, or on the account id (a deleted account is found by its id: its email is anonymised to `deleted+<id>@invalid`); without a filter the newest 100 accounts. With `limit` or `cursor` one page, the next in the `Link` header and `nextCursor`.',
         querystring: pageQuery({ email: Type.Optional(Type.String({ maxLength: 320 })) }),
         response: {
           200: Type.Object({
@@ -60,9 +60,10 @@ export async function adminAccountRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const email = request.query.email?.trim().toLowerCase() || undefined;
-      const page = accountList.plan([email], request.query);
-      const found = await accounts.listAccounts({ email, limit: page.take, after: page.after });
+      const raw = request.query.email?.trim() || undefined;
+      const page = accountList.plan([raw?.toLowerCase()], request.query);
+      // Not lowercased here: the same value is also matched against the (case-sensitive) account id.
+      const found = await accounts.listAccounts({ email: raw, limit: page.take, after: page.after });
       const { items, nextCursor } = page.finish(request, reply, found);
       return { accounts: items.map(presentAdminAccount), ...(page.paged ? { nextCursor } : {}) };
     },

@@ -10,7 +10,10 @@ const JobSchema = Type.Object(
   {
     id: Type.String({ description: 'Job id (a decimal string)' }),
     kind: Type.String({ description: 'e.g. order.fulfill, mail.password_reset, catalog.sync' }),
-    status: Type.String({ description: 'pending | running | done | failed (dead letter)' }),
+    status: Type.String({
+      description:
+        'pending | running | done | failed (dead letter: an operator must act) | handled (out of attempts, dealt with automatically, e.g. the order refunded)',
+    }),
     attempts: Type.Integer(),
     maxAttempts: Type.Integer(),
     lastError: Nullable(Type.String()),

@@ -8,6 +8,7 @@ import { adminMailRoutes } from './mail.routes.js';
 import { adminOrdersRoutes } from './orders.routes.js';
 import { adminSandboxEsimRoutes } from './sandbox-esim.routes.js';
 import { adminJobsRoutes } from './jobs.routes.js';
+import { adminPaymentsRoutes } from './payments.routes.js';
 
 /** Every operator API route module, one line each. */
 export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
@@ -20,4 +21,5 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
   await app.register(adminSandboxEsimRoutes);
   await app.register(adminCatalogRoutes);
   await app.register(adminJobsRoutes);
+  await app.register(adminPaymentsRoutes);
 }

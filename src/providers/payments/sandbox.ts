@@ -8,6 +8,7 @@ import { centsToDecimalString } from '../../lib/money.js';
 import { PaymentProviderError } from './errors.js';
 import type {
   PaymentWebhookEvent,
+  RefundInput,
   SandboxCardProvider,
   SandboxCryptoProvider,
   SandboxOutcome,
@@ -77,6 +78,17 @@ async function parseSandboxEvent(deps: SandboxDeps, kind: Kind, rawBody: Buffer,
     currency: object.currency,
     payload: body,
   } satisfies PaymentWebhookEvent;
+}
+
+/** The sandbox's refund: the session is recorded as refunded (idempotent). */
+function sandboxRefund(deps: SandboxDeps, kind: Kind) {
+  return async (input: RefundInput) => {
+    await deps.db
+      .update(sandboxPayments)
+      .set({ status: 'refunded', updatedAt: deps.clock.now() })
+      .where(and(eq(sandboxPayments.id, input.providerRef), eq(sandboxPayments.kind, kind)));
+    return { refundId: `re_sbx_${input.providerRef}` };
+  };
 }
 
 function createSettlement(deps: SandboxDeps, kind: Kind): SandboxSettlement {
@@ -165,6 +177,7 @@ export function createSandboxCardProvider(deps: SandboxDeps): SandboxCardProvide
       return { sessionId: id, url };
     },
     parseWebhook: (rawBody, headers) => parseSandboxEvent(deps, 'card', rawBody, headers),
+    refund: sandboxRefund(deps, 'card'),
   };
 }
 
@@ -199,5 +212,6 @@ export function createSandboxCryptoProvider(deps: SandboxDeps): SandboxCryptoPro
       return { invoiceId: id, url, invoice };
     },
     parseWebhook: (rawBody, headers) => parseSandboxEvent(deps, 'crypto', rawBody, headers),
+    refund: sandboxRefund(deps, 'crypto'),
   };
 }

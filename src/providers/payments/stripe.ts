@@ -89,6 +89,27 @@ export function createStripeCardProvider(options: StripeOptions, clock: Clock): 
       }
     },
 
+    async refund(input) {
+      try {
+        // The session names its PaymentIntent; an event without it (older API versions) is looked up.
+        const intent =
+          input.chargeRef ?? (await stripe.checkout.sessions.retrieve(input.providerRef)).payment_intent;
+        const paymentIntent = typeof intent === 'string' ? intent : intent?.id;
+        if (!paymentIntent) throw new Error('the session has no payment_intent');
+        const refund = await stripe.refunds.create(
+          { payment_intent: paymentIntent, metadata: { paymentId: input.paymentId } },
+          // One refund per payment, however often the job runs.
+          { idempotencyKey: `refund_${input.paymentId}` },
+        );
+        return { refundId: refund.id };
+      } catch (error) {
+        throw new PaymentProviderError('unavailable', 'Card payment provider refund failed', {
+          provider: 'stripe',
+          cause: error instanceof Error ? error.message : String(error),
+        });
+      }
+    },
+
     parseWebhook(rawBody, headers): PaymentWebhookEvent {
       const header = headers['stripe-signature'];
       if (!header) throw new PaymentProviderError('invalid_signature', 'Missing Stripe-Signature header');
@@ -116,6 +137,10 @@ export function createStripeCardProvider(options: StripeOptions, clock: Clock): 
         status: session ? statusOf(event.type, session) : null,
         amountMinor: session?.amount_total ?? null,
         currency: session?.currency ? session.currency.toUpperCase() : null,
+        chargeRef:
+          typeof session?.payment_intent === 'string'
+            ? session.payment_intent
+            : (session?.payment_intent?.id ?? null),
         payload: event,
       };
     },

@@ -23,13 +23,29 @@ export interface PaymentWebhookEvent {
   /** Amount of the session or invoice in minor units of `currency`, when the event carries it. */
   amountMinor: number | null;
   currency: string | null;
+  /** The provider's id of the captured payment, when the event names it (Stripe: payment_intent). */
+  chargeRef?: string | null;
   payload: unknown;
+}
+
+export interface RefundInput {
+  paymentId: string;
+  /** The session or invoice id (`providerRef`). */
+  providerRef: string;
+  chargeRef: string | null;
+  amountMinor: number;
+  currency: string;
 }
 
 export type WebhookHeaders = Record<string, string | string[] | undefined>;
 
 interface WebhookParser {
   readonly name: string;
+  /**
+   * Hands a captured payment back to the payer, idempotently per payment. Absent when the
+   * provider cannot refund through its API (Cryptomus): an operator does it.
+   */
+  refund?(input: RefundInput): Promise<{ refundId: string }>;
   /** Verifies the signature over the exact raw body; throws PaymentProviderError `invalid_signature` otherwise. */
   parseWebhook(rawBody: Buffer, headers: WebhookHeaders): PaymentWebhookEvent | Promise<PaymentWebhookEvent>;
 }
