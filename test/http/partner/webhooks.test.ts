@@ -119,6 +119,33 @@ describe('webhook endpoints', () => {
     expect((await t.app.inject({ url: ENDPOINTS, headers: p.headers })).json().data).toHaveLength(1);
   });
 
+  it('an unknown event type gets one message naming it and listing the allowed types (H17)', async () => {
+    const p = await createPartner(t);
+    for (const bad of ['order.unknown', 'ping']) {
+      const res = await createEndpoint(p.headers, { url: receiver.url, events: ['order.completed', bad] });
+      expect(res.statusCode).toBe(400);
+      const { error } = res.json();
+      expect(error.code).toBe('VALIDATION_ERROR');
+      expect(error.message).toBe(
+        `body.events.1 "${bad}" is not an event type you can subscribe to; allowed: order.completed, ` +
+          'order.fulfillment_failed, order.refunded, esim.usage_threshold, wallet.topup_succeeded, ' +
+          'wallet.low_balance',
+      );
+      expect(error.details).toEqual({
+        field: 'events.1',
+        value: bad,
+        allowed: [
+          'order.completed',
+          'order.fulfillment_failed',
+          'order.refunded',
+          'esim.usage_threshold',
+          'wallet.topup_succeeded',
+          'wallet.low_balance',
+        ],
+      });
+    }
+  });
+
   it('allows at most 10 endpoints per account (409 CONFLICT), also under concurrent creation', async () => {
     const p = await createPartner(t);
     const results = await Promise.all(
