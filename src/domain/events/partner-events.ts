@@ -3,7 +3,13 @@ import type { Tx } from '../../db/client.js';
 import { accounts, esims, type orders } from '../../db/schema/index.js';
 import { centsToUsd } from '../../lib/money.js';
 import { livemodeOf, type EmitEventInput, type EventOutbox } from './outbox.js';
-import { presentPartnerEsim, presentPartnerOrder, presentPartnerWallet } from './partner-objects.js';
+import {
+  presentPartnerEsim,
+  presentPartnerOrder,
+  presentPartnerWallet,
+  type EsimUsageThresholdData,
+  type WalletTopUpData,
+} from './partner-objects.js';
 
 type OrderRow = typeof orders.$inferSelect;
 type EsimRow = typeof esims.$inferSelect;
@@ -97,7 +103,10 @@ export function createPartnerEvents(deps: { outbox: EventOutbox; publicBaseUrl: 
           accountId: esim.accountId,
           type: 'esim.usage_threshold',
           livemode: livemodeOf(esim),
-          data: { esim: presentPartnerEsim(claimed, publicBaseUrl, true), thresholdPercent: threshold },
+          data: {
+            esim: presentPartnerEsim(claimed, publicBaseUrl, true),
+            thresholdPercent: threshold,
+          } satisfies EsimUsageThresholdData,
         });
       }
     },
@@ -113,10 +122,10 @@ export function createPartnerEvents(deps: { outbox: EventOutbox; publicBaseUrl: 
         type: 'wallet.topup_succeeded',
         livemode: input.livemode ?? true,
         data: {
-          wallet: presentPartnerWallet(account, input.livemode ?? true),
-          amountUsd: centsToUsd(input.amountCents),
           paymentId: input.paymentId,
-        },
+          amountUsd: centsToUsd(input.amountCents),
+          wallet: presentPartnerWallet(account, input.livemode ?? true),
+        } satisfies WalletTopUpData,
       });
     },
 
@@ -134,7 +143,8 @@ export function createPartnerEvents(deps: { outbox: EventOutbox; publicBaseUrl: 
         accountId: account.id,
         type: 'wallet.low_balance',
         livemode: change.livemode,
-        data: { wallet: presentPartnerWallet(account, change.livemode) },
+        // The data is the Wallet itself, as GET /wallet answers it (docs/partners.md).
+        data: presentPartnerWallet(account, change.livemode),
       });
     },
   };

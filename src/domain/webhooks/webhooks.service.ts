@@ -14,6 +14,7 @@ import {
   type EventRow,
   type EventType,
 } from '../events/outbox.js';
+import type { PingData } from '../events/partner-objects.js';
 import { nextRetryDelayMs, RETRY_SCHEDULE_MS, type RandomSource } from './retry-policy.js';
 import { resolveSafeTarget, UnsafeUrlError, type Resolver } from './ssrf.js';
 import { newWebhookSecret, signWebhook } from './signature.js';
@@ -154,7 +155,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
         type: 'ping',
         livemode: endpoint.livemode,
         onlyEndpointId: endpoint.id,
-        data: { endpointId: endpoint.id, message: 'Webhook test from the eSIM service' },
+        data: { endpointId: endpoint.id, message: 'Webhook test from the eSIM service' } satisfies PingData,
       }),
     );
   }
@@ -279,7 +280,13 @@ export function createWebhooksService(deps: WebhooksDeps) {
    * without retries and the endpoint is disabled at once, so nothing more is sent to it until a
    * successful test ping enables it again.
    */
-  async function disableGone(deliveryId: string, endpointId: string, attempts: number, now: Date, after: Date) {
+  async function disableGone(
+    deliveryId: string,
+    endpointId: string,
+    attempts: number,
+    now: Date,
+    after: Date,
+  ) {
     await db.transaction(async (tx) => {
       await tx
         .update(webhookDeliveries)

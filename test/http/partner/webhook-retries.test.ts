@@ -42,7 +42,9 @@ async function endpointWithPing(path: string) {
     })
   ).json();
   const ping = async () =>
-    (await t.app.inject({ method: 'POST', url: `${ENDPOINTS}/${endpoint.id}/test`, headers: p.headers })).json();
+    (
+      await t.app.inject({ method: 'POST', url: `${ENDPOINTS}/${endpoint.id}/test`, headers: p.headers })
+    ).json();
   const event = await ping();
   const [delivery] = await t.container.db
     .select()
@@ -81,7 +83,10 @@ describe('webhook delivery policy', () => {
       nextAttemptAt: null,
     });
     expect((await jobOf(delivery.id)).status).toBe('done');
-    const [row] = await t.container.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
+    const [row] = await t.container.db
+      .select()
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.id, endpoint.id));
     expect(row!.status).toBe('disabled');
     const listed = (await t.app.inject({ url: ENDPOINTS, headers: p.headers })).json().data;
     expect(listed[0].status).toBe('disabled');
