@@ -1,6 +1,6 @@
 import { and, eq, lt } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
-import { accounts, esims, type orders } from '../../db/schema/index.js';
+import { accounts, esims, orders } from '../../db/schema/index.js';
 import { centsToUsd } from '../../lib/money.js';
 import { livemodeOf, type EmitEventInput, type EventOutbox } from './outbox.js';
 import {
@@ -46,7 +46,14 @@ export function createPartnerEvents(deps: { outbox: EventOutbox; publicBaseUrl: 
     return presentPartnerOrder(order, orderEsims, publicBaseUrl, true);
   }
 
-  function orderCompletedEvent(order: OrderRow, orderEsims: EsimRow[]): EmitEventInput {
+  /**
+   * Partner events announce only orders placed through the Partner API: the account's web
+   * checkouts (channel mobile) are none of the partner integration's business.
+   */
+  const announced = (order: Pick<OrderRow, 'channel'>) => order.channel === 'partner';
+
+  function orderCompletedEvent(order: OrderRow, orderEsims: EsimRow[]): EmitEventInput | undefined {
+    if (!announced(order)) return undefined;
     return {
       accountId: order.accountId,
       type: 'order.completed',
@@ -57,7 +64,8 @@ export function createPartnerEvents(deps: { outbox: EventOutbox; publicBaseUrl: 
 
   return {
     async orderCompleted(tx: Tx, order: OrderRow, orderEsims: EsimRow[]): Promise<void> {
-      await outbox.emitEvent(tx, orderCompletedEvent(order, orderEsims));
+      const event = orderCompletedEvent(order, orderEsims);
+      if (event) await outbox.emitEvent(tx, event);
     },
 
     /** The event `orderCompleted` emits, for a completion that writes it in its own statement. */
@@ -65,6 +73,7 @@ export function createPartnerEvents(deps: { outbox: EventOutbox; publicBaseUrl: 
 
     /** Charged, no eSIM yet, retries running. */
     async orderFulfillmentFailed(tx: Tx, order: OrderRow): Promise<void> {
+      if (!announced(order)) return;
       await outbox.emitEvent(tx, {
         accountId: order.accountId,
         type: 'order.fulfillment_failed',
@@ -74,6 +83,7 @@ export function createPartnerEvents(deps: { outbox: EventOutbox; publicBaseUrl: 
     },
 
     async orderRefunded(tx: Tx, order: OrderRow, orderEsims: EsimRow[] = []): Promise<void> {
+      if (!announced(order)) return;
       await outbox.emitEvent(tx, {
         accountId: order.accountId,
         type: 'order.refunded',
@@ -88,8 +98,14 @@ export function createPartnerEvents(deps: { outbox: EventOutbox; publicBaseUrl: 
      * concurrent readings announce it once.
      */
     async usageChanged(tx: Tx, esimId: string): Promise<void> {
-      const [esim] = await tx.select().from(esims).where(eq(esims.id, esimId));
-      if (!esim) return;
+      const [found] = await tx
+        .select({ esim: esims, channel: orders.channel })
+        .from(esims)
+        .innerJoin(orders, eq(orders.id, esims.orderId))
+        .where(eq(esims.id, esimId));
+      // An eSIM bought on the web is not announced to the Partner API either.
+      if (!found || !announced(found)) return;
+      const { esim } = found;
       const percent = usagePercent(esim);
       for (const threshold of USAGE_THRESHOLDS) {
         if (percent < threshold) break;
