@@ -91,7 +91,13 @@ export function createWebhooksService(deps: WebhooksDeps) {
       const [{ n } = { n: 0 }] = await tx
         .select({ n: count() })
         .from(webhookEndpoints)
-        .where(eq(webhookEndpoints.accountId, input.accountId));
+        // Each mode has its own limit: test endpoints never crowd out live ones (H5).
+        .where(
+          and(
+            eq(webhookEndpoints.accountId, input.accountId),
+            eq(webhookEndpoints.livemode, input.livemode ?? true),
+          ),
+        );
       if (n >= MAX_ENDPOINTS_PER_ACCOUNT)
         throw new AppError(
           'CONFLICT',

@@ -158,6 +158,16 @@ describe('webhook endpoints', () => {
     expect((await t.app.inject({ url: ENDPOINTS, headers: p.headers })).json().data).toHaveLength(10);
   });
 
+  it('counts the 10-endpoint limit per mode: test endpoints leave the live ones alone (H5)', async () => {
+    const p = await createPartner(t);
+    const { key: testKey } = await t.container.apiKeys.generate(p.id, 'test');
+    const test = { 'x-api-key': testKey };
+    for (let i = 0; i < 10; i++)
+      expect((await createEndpoint(test, { url: `${receiver.url}/t${i}` })).statusCode).toBe(201);
+    expect((await createEndpoint(test, { url: `${receiver.url}/t10` })).statusCode).toBe(409);
+    expect((await createEndpoint(p.headers, { url: `${receiver.url}/live` })).statusCode).toBe(201);
+  });
+
   it('requires an API key', async () => {
     expect((await t.app.inject({ url: ENDPOINTS })).statusCode).toBe(401);
     expect(
