@@ -31,6 +31,7 @@ import { createEventOutbox } from './domain/events/outbox.js';
 import { createPartnerEvents } from './domain/events/partner-events.js';
 import { createProviderNotifications } from './domain/events/provider-notifications.js';
 import { createWebhooksService } from './domain/webhooks/webhooks.service.js';
+import type { RandomSource } from './domain/webhooks/retry-policy.js';
 import type { Resolver } from './domain/webhooks/ssrf.js';
 import type { WebhookTransport } from './domain/webhooks/transport.js';
 import { createJobQueue } from './jobs/queue.js';
@@ -284,8 +285,8 @@ function buildOrders(
 /** Webhooks out: partner endpoints, signed deliveries of the outbox's events, their purge. */
 function buildWebhooks(infra: Infrastructure, { outbox }: Events) {
   const { config, db, clock, queue, log, jobHandlers, startupTasks } = infra;
-  /** Tests replace DNS resolution and the HTTP transport of deliveries here. */
-  const webhookNet: { resolve?: Resolver; transport?: WebhookTransport } = {};
+  /** Tests replace DNS resolution, the HTTP transport and the retries' jitter source here. */
+  const webhookNet: { resolve?: Resolver; transport?: WebhookTransport; random?: RandomSource } = {};
   const webhooks = createWebhooksService({
     db,
     clock,

@@ -19,8 +19,11 @@ export interface JobHandler {
    * dead-lettered (`failed`) once it returns. If it throws, the job is retried after the backoff.
    */
   onExhausted?(job: Job, error: Error, settle: SettleExhausted): Promise<void>;
-  /** Delay before attempt n+1 after n failed attempts; default exponential from 5 s. */
-  backoffMs?(attempts: number): number;
+  /**
+   * Delay before attempt n+1 after n failed attempts; default exponential from 5 s. `error` is
+   * what run() threw, so a handler can carry a delay it decided (a receiver's Retry-After).
+   */
+  backoffMs?(attempts: number, error: Error): number;
 }
 
 export type JobHandlers = Record<string, JobHandler>;
@@ -83,7 +86,7 @@ export function createWorker(deps: {
       const error = err instanceof Error ? err : new Error(String(err));
       const attempts = job.attempts + 1;
       const exhausted = attempts >= job.maxAttempts;
-      const delay = (handler.backoffMs ?? defaultBackoff)(attempts);
+      const delay = (handler.backoffMs ?? defaultBackoff)(attempts, error);
       deps.log.warn({ jobId: job.id, kind: job.kind, attempts, err: error.message }, 'job failed');
       const retryAt = new Date(deps.clock.now().getTime() + delay);
       try {

@@ -45,6 +45,8 @@ export interface TestReplacements {
   webhookResolve?: Resolver;
   /** The HTTP transport of partner webhook deliveries. */
   webhookTransport?: WebhookTransport;
+  /** The jitter source of webhook retries; default `() => 0`, so retries keep the bare schedule. */
+  webhookRandom?: () => number;
 }
 
 export function applyReplacements(container: Container, replacements: TestReplacements): void {
@@ -52,4 +54,5 @@ export function applyReplacements(container: Container, replacements: TestReplac
     container.providers.esim = replacements.esimProvider(container.providers.esim);
   if (replacements.webhookResolve) container.webhookNet.resolve = replacements.webhookResolve;
   if (replacements.webhookTransport) container.webhookNet.transport = replacements.webhookTransport;
+  container.webhookNet.random = replacements.webhookRandom ?? (() => 0);
 }

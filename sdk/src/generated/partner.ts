@@ -259,7 +259,7 @@ export interface paths {
     };
 }
 export interface webhooks {
-    event: {
+    "order.completed": {
         parameters: {
             query?: never;
             header?: never;
@@ -269,10 +269,130 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Event delivery to your endpoint
-         * @description Sent to every enabled endpoint subscribed to the event type. Verify the signature over the raw body, deduplicate on webhook-id and answer 2xx within 10 s; anything else is retried with growing delays for at least 24 h. See docs/partners.md.
+         * order.completed delivered to your endpoint
+         * @description An order's eSIMs were issued. data: the Order, as GET /orders/{id} returns it. Sent to every enabled endpoint subscribed to the type. Verify the signature over the raw body, deduplicate on webhook-id and answer 2xx within 15 s; anything else is retried with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partners.md.
          */
-        post: operations["receiveEvent"];
+        post: operations["receiveOrderCompletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.fulfillment_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.fulfillment_failed delivered to your endpoint
+         * @description Charged, eSIM not issued yet, retries running. data: the Order (PROCESSING, no eSIMs). Sent to every enabled endpoint subscribed to the type. Verify the signature over the raw body, deduplicate on webhook-id and answer 2xx within 15 s; anything else is retried with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partners.md.
+         */
+        post: operations["receiveOrderFulfillmentFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.refunded delivered to your endpoint
+         * @description The order was refunded to the wallet. data: the Order (REFUNDED). Sent to every enabled endpoint subscribed to the type. Verify the signature over the raw body, deduplicate on webhook-id and answer 2xx within 15 s; anything else is retried with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partners.md.
+         */
+        post: operations["receiveOrderRefundedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "esim.usage_threshold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * esim.usage_threshold delivered to your endpoint
+         * @description An eSIM reached 80 % or 100 % of its data. data: { esim, thresholdPercent }. Sent to every enabled endpoint subscribed to the type. Verify the signature over the raw body, deduplicate on webhook-id and answer 2xx within 15 s; anything else is retried with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partners.md.
+         */
+        post: operations["receiveEsimUsageThresholdEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "wallet.topup_succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * wallet.topup_succeeded delivered to your endpoint
+         * @description A top-up was credited. data: { paymentId, amountUsd, wallet }. Sent to every enabled endpoint subscribed to the type. Verify the signature over the raw body, deduplicate on webhook-id and answer 2xx within 15 s; anything else is retried with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partners.md.
+         */
+        post: operations["receiveWalletTopupSucceededEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "wallet.low_balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * wallet.low_balance delivered to your endpoint
+         * @description A charge took the balance below lowBalanceThreshold. data: the Wallet, as GET /wallet returns it. Sent to every enabled endpoint subscribed to the type. Verify the signature over the raw body, deduplicate on webhook-id and answer 2xx within 15 s; anything else is retried with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partners.md.
+         */
+        post: operations["receiveWalletLowBalanceEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ping delivered to your endpoint
+         * @description A test delivery to one endpoint; not listed by GET /events. data: { endpointId, message }. Sent to every enabled endpoint subscribed to the type (ping: to the tested endpoint only). Verify the signature over the raw body, deduplicate on webhook-id and answer 2xx within 15 s; anything else is retried with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partners.md.
+         */
+        post: operations["receivePingEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -380,6 +500,24 @@ export interface components {
         };
         /** EsimStatus */
         EsimStatus: "PENDING" | "ACTIVE" | "DEPLETED" | "EXPIRED" | "CANCELLED";
+        /** EsimUsageThresholdData */
+        EsimUsageThresholdData: {
+            esim: components["schemas"]["Esim"];
+            thresholdPercent: 80 | 100;
+        };
+        /** EsimUsageThresholdEvent */
+        EsimUsageThresholdEvent: {
+            /** @description evt_…; equals the webhook-id header. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "esim.usage_threshold";
+            /** Format: date-time */
+            createdAt: string;
+            /** @description false for events of test keys */
+            livemode: boolean;
+            /** @description The eSIM (with usage) and the share of data it reached */
+            data: components["schemas"]["EsimUsageThresholdData"];
+        };
         /** Event */
         Event: {
             /** @description evt_…; also the webhook-id header of its deliveries */
@@ -393,7 +531,7 @@ export interface components {
             createdAt: string;
             /** @description false for test-mode objects */
             livemode: boolean;
-            /** @description order.*: the order as GET /orders/{id} returns it; esim.usage_threshold: { esim, thresholdPercent: 80 | 100 }; wallet.topup_succeeded: { wallet, amountUsd, paymentId }; wallet.low_balance: { wallet } */
+            /** @description order.*: the order as GET /orders/{id} returns it; esim.usage_threshold: { esim, thresholdPercent: 80 | 100 }; wallet.topup_succeeded: { paymentId, amountUsd, wallet }; wallet.low_balance: the wallet as GET /wallet returns it. Each type has its named schema in the document's webhooks section. */
             data: {
                 [key: string]: unknown;
             };
@@ -438,12 +576,48 @@ export interface components {
             livemode: boolean;
             esims: components["schemas"]["Esim"][];
         };
+        /** OrderCompletedEvent */
+        OrderCompletedEvent: {
+            /** @description evt_…; equals the webhook-id header. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "order.completed";
+            /** Format: date-time */
+            createdAt: string;
+            /** @description false for events of test keys */
+            livemode: boolean;
+            data: components["schemas"]["Order"];
+        };
+        /** OrderFulfillmentFailedEvent */
+        OrderFulfillmentFailedEvent: {
+            /** @description evt_…; equals the webhook-id header. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "order.fulfillment_failed";
+            /** Format: date-time */
+            createdAt: string;
+            /** @description false for events of test keys */
+            livemode: boolean;
+            data: components["schemas"]["Order"];
+        };
         /** OrderList */
         OrderList: {
             orders: components["schemas"]["OrderSummary"][];
             /** @description True when another page follows (its address is in the Link header and nextCursor) */
             hasMore: boolean;
             nextCursor?: string | null;
+        };
+        /** OrderRefundedEvent */
+        OrderRefundedEvent: {
+            /** @description evt_…; equals the webhook-id header. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "order.refunded";
+            /** Format: date-time */
+            createdAt: string;
+            /** @description false for events of test keys */
+            livemode: boolean;
+            data: components["schemas"]["Order"];
         };
         /** OrderStatus */
         OrderStatus: "AWAITING_PAYMENT" | "PROCESSING" | "COMPLETED" | "CANCELLED" | "REFUNDED";
@@ -475,6 +649,26 @@ export interface components {
             createdAt: string;
             /** @description false for test-mode objects (made with a svc_test_sk_ key) */
             livemode: boolean;
+        };
+        /** PingData */
+        PingData: {
+            /** @description we_…: the endpoint the test was sent to */
+            endpointId: string;
+            /** @description A fixed text: "Webhook test from the eSIM service" */
+            message: string;
+        };
+        /** PingEvent */
+        PingEvent: {
+            /** @description evt_…; equals the webhook-id header. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "ping";
+            /** Format: date-time */
+            createdAt: string;
+            /** @description false for events of test keys */
+            livemode: boolean;
+            /** @description A test delivery (POST /webhook-endpoints/{id}/test) */
+            data: components["schemas"]["PingData"];
         };
         /**
          * Plan
@@ -524,6 +718,39 @@ export interface components {
             /** @description USD; wallet.low_balance fires when a charge takes the balance below it (0 = never) */
             lowBalanceThreshold: number;
         };
+        /** WalletLowBalanceEvent */
+        WalletLowBalanceEvent: {
+            /** @description evt_…; equals the webhook-id header. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "wallet.low_balance";
+            /** Format: date-time */
+            createdAt: string;
+            /** @description false for events of test keys */
+            livemode: boolean;
+            data: components["schemas"]["Wallet"];
+        };
+        /** WalletTopUpData */
+        WalletTopUpData: {
+            /** @description pay_…: the credited payment */
+            paymentId: string;
+            /** @description USD credited to the wallet */
+            amountUsd: number;
+            wallet: components["schemas"]["Wallet"];
+        };
+        /** WalletTopUpSucceededEvent */
+        WalletTopUpSucceededEvent: {
+            /** @description evt_…; equals the webhook-id header. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "wallet.topup_succeeded";
+            /** Format: date-time */
+            createdAt: string;
+            /** @description false for events of test keys */
+            livemode: boolean;
+            /** @description The credited top-up and the wallet after it */
+            data: components["schemas"]["WalletTopUpData"];
+        };
         /** WebhookEndpoint */
         WebhookEndpoint: {
             id: string;
@@ -553,24 +780,6 @@ export interface components {
             createdAt: string;
             /** @description whsec_<base64>: the Standard Webhooks signing secret. Shown only in this response. */
             secret: string;
-        };
-        /** WebhookEvent */
-        WebhookEvent: {
-            /** @description evt_…; equals the webhook-id header. Deduplicate on it. */
-            id: string;
-            /**
-             * @description More types may be added: ignore unknown ones.
-             * @enum {string}
-             */
-            type: "order.completed" | "order.fulfillment_failed" | "order.refunded" | "esim.usage_threshold" | "wallet.topup_succeeded" | "wallet.low_balance" | "ping";
-            /** Format: date-time */
-            createdAt: string;
-            /** @description false for events of test keys */
-            livemode: boolean;
-            /** @description The object the Partner API returns for the resource: the Order for order.*, { esim, thresholdPercent } for esim.usage_threshold, the wallet for wallet.*. */
-            data: {
-                [key: string]: unknown;
-            };
         };
     };
     responses: never;
@@ -2857,7 +3066,7 @@ export interface operations {
             };
         };
     };
-    receiveEvent: {
+    receiveOrderCompletedEvent: {
         parameters: {
             query?: never;
             header: {
@@ -2873,19 +3082,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "id": "evt_5Kq2Wm8Xz1Lp4Tb7",
-                 *       "type": "order.completed",
-                 *       "createdAt": "2026-11-23T10:00:00.000Z",
-                 *       "livemode": true,
-                 *       "data": {
-                 *         "id": "ord_8Hc3Kq1Wz5Ty7Lp2Nb4M",
-                 *         "status": "COMPLETED"
-                 *       }
-                 *     }
-                 */
-                "application/json": components["schemas"]["WebhookEvent"];
+                "application/json": components["schemas"]["OrderCompletedEvent"];
             };
         };
         responses: {
@@ -2898,6 +3095,271 @@ export interface operations {
             };
             /** @description Signature or timestamp did not verify: the delivery is retried */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The endpoint is gone: it is disabled and receives nothing more */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveOrderFulfillmentFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…); the same on every retry of the event. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject deliveries more than 5 minutes away from now. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed by the base64-decoded part of the endpoint secret after `whsec_` (Standard Webhooks). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderFulfillmentFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Signature or timestamp did not verify: the delivery is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The endpoint is gone: it is disabled and receives nothing more */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveOrderRefundedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…); the same on every retry of the event. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject deliveries more than 5 minutes away from now. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed by the base64-decoded part of the endpoint secret after `whsec_` (Standard Webhooks). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderRefundedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Signature or timestamp did not verify: the delivery is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The endpoint is gone: it is disabled and receives nothing more */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveEsimUsageThresholdEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…); the same on every retry of the event. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject deliveries more than 5 minutes away from now. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed by the base64-decoded part of the endpoint secret after `whsec_` (Standard Webhooks). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EsimUsageThresholdEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Signature or timestamp did not verify: the delivery is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The endpoint is gone: it is disabled and receives nothing more */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveWalletTopupSucceededEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…); the same on every retry of the event. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject deliveries more than 5 minutes away from now. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed by the base64-decoded part of the endpoint secret after `whsec_` (Standard Webhooks). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WalletTopUpSucceededEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Signature or timestamp did not verify: the delivery is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The endpoint is gone: it is disabled and receives nothing more */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveWalletLowBalanceEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…); the same on every retry of the event. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject deliveries more than 5 minutes away from now. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed by the base64-decoded part of the endpoint secret after `whsec_` (Standard Webhooks). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WalletLowBalanceEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Signature or timestamp did not verify: the delivery is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The endpoint is gone: it is disabled and receives nothing more */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receivePingEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…); the same on every retry of the event. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject deliveries more than 5 minutes away from now. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed by the base64-decoded part of the endpoint secret after `whsec_` (Standard Webhooks). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PingEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Signature or timestamp did not verify: the delivery is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The endpoint is gone: it is disabled and receives nothing more */
+            410: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,9 +1,15 @@
 import { and, eq, lt } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
-import { accounts, esims, type orders } from '../../db/schema/index.js';
+import { accounts, esims, orders } from '../../db/schema/index.js';
 import { centsToUsd } from '../../lib/money.js';
 import { livemodeOf, type EmitEventInput, type EventOutbox } from './outbox.js';
-import { presentPartnerEsim, presentPartnerOrder, presentPartnerWallet } from './partner-objects.js';
+import {
+  presentPartnerEsim,
+  presentPartnerOrder,
+  presentPartnerWallet,
+  type EsimUsageThresholdData,
+  type WalletTopUpData,
+} from './partner-objects.js';
 
 type OrderRow = typeof orders.$inferSelect;
 type EsimRow = typeof esims.$inferSelect;
@@ -40,7 +46,14 @@ export function createPartnerEvents(deps: { outbox: EventOutbox; publicBaseUrl: 
     return presentPartnerOrder(order, orderEsims, publicBaseUrl, true);
   }
 
-  function orderCompletedEvent(order: OrderRow, orderEsims: EsimRow[]): EmitEventInput {
+  /**
+   * Partner events announce only orders placed through the Partner API: the account's web
+   * checkouts (channel mobile) are none of the partner integration's business.
+   */
+  const announced = (order: Pick<OrderRow, 'channel'>) => order.channel === 'partner';
+
+  function orderCompletedEvent(order: OrderRow, orderEsims: EsimRow[]): EmitEventInput | undefined {
+    if (!announced(order)) return undefined;
     return {
       accountId: order.accountId,
       type: 'order.completed',
@@ -51,7 +64,8 @@ export function createPartnerEvents(deps: { outbox: EventOutbox; publicBaseUrl: 
 
   return {
     async orderCompleted(tx: Tx, order: OrderRow, orderEsims: EsimRow[]): Promise<void> {
-      await outbox.emitEvent(tx, orderCompletedEvent(order, orderEsims));
+      const event = orderCompletedEvent(order, orderEsims);
+      if (event) await outbox.emitEvent(tx, event);
     },
 
     /** The event `orderCompleted` emits, for a completion that writes it in its own statement. */
@@ -59,6 +73,7 @@ export function createPartnerEvents(deps: { outbox: EventOutbox; publicBaseUrl: 
 
     /** Charged, no eSIM yet, retries running. */
     async orderFulfillmentFailed(tx: Tx, order: OrderRow): Promise<void> {
+      if (!announced(order)) return;
       await outbox.emitEvent(tx, {
         accountId: order.accountId,
         type: 'order.fulfillment_failed',
@@ -68,6 +83,7 @@ export function createPartnerEvents(deps: { outbox: EventOutbox; publicBaseUrl: 
     },
 
     async orderRefunded(tx: Tx, order: OrderRow, orderEsims: EsimRow[] = []): Promise<void> {
+      if (!announced(order)) return;
       await outbox.emitEvent(tx, {
         accountId: order.accountId,
         type: 'order.refunded',
@@ -82,8 +98,14 @@ export function createPartnerEvents(deps: { outbox: EventOutbox; publicBaseUrl: 
      * concurrent readings announce it once.
      */
     async usageChanged(tx: Tx, esimId: string): Promise<void> {
-      const [esim] = await tx.select().from(esims).where(eq(esims.id, esimId));
-      if (!esim) return;
+      const [found] = await tx
+        .select({ esim: esims, channel: orders.channel })
+        .from(esims)
+        .innerJoin(orders, eq(orders.id, esims.orderId))
+        .where(eq(esims.id, esimId));
+      // An eSIM bought on the web is not announced to the Partner API either.
+      if (!found || !announced(found)) return;
+      const { esim } = found;
       const percent = usagePercent(esim);
       for (const threshold of USAGE_THRESHOLDS) {
         if (percent < threshold) break;
@@ -97,7 +119,10 @@ export function createPartnerEvents(deps: { outbox: EventOutbox; publicBaseUrl: 
           accountId: esim.accountId,
           type: 'esim.usage_threshold',
           livemode: livemodeOf(esim),
-          data: { esim: presentPartnerEsim(claimed, publicBaseUrl, true), thresholdPercent: threshold },
+          data: {
+            esim: presentPartnerEsim(claimed, publicBaseUrl, true),
+            thresholdPercent: threshold,
+          } satisfies EsimUsageThresholdData,
         });
       }
     },
@@ -113,10 +138,10 @@ export function createPartnerEvents(deps: { outbox: EventOutbox; publicBaseUrl: 
         type: 'wallet.topup_succeeded',
         livemode: input.livemode ?? true,
         data: {
-          wallet: presentPartnerWallet(account, input.livemode ?? true),
-          amountUsd: centsToUsd(input.amountCents),
           paymentId: input.paymentId,
-        },
+          amountUsd: centsToUsd(input.amountCents),
+          wallet: presentPartnerWallet(account, input.livemode ?? true),
+        } satisfies WalletTopUpData,
       });
     },
 
@@ -134,7 +159,8 @@ export function createPartnerEvents(deps: { outbox: EventOutbox; publicBaseUrl: 
         accountId: account.id,
         type: 'wallet.low_balance',
         livemode: change.livemode,
-        data: { wallet: presentPartnerWallet(account, change.livemode) },
+        // The data is the Wallet itself, as GET /wallet answers it (docs/partners.md).
+        data: presentPartnerWallet(account, change.livemode),
       });
     },
   };

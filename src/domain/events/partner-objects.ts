@@ -93,3 +93,12 @@ export function presentPartnerWallet(
     lowBalanceThreshold: centsToUsd(account.lowBalanceThresholdCents),
   };
 }
+
+/** `wallet.topup_succeeded` data: the credited top-up and the wallet after it. */
+export type WalletTopUpData = { paymentId: string; amountUsd: number; wallet: PartnerWallet };
+
+/** `esim.usage_threshold` data: the eSIM (with usage) and the threshold it reached. */
+export type EsimUsageThresholdData = { esim: PartnerEsim; thresholdPercent: 80 | 100 };
+
+/** `ping` data: which endpoint was tested. */
+export type PingData = { endpointId: string; message: string };

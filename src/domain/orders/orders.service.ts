@@ -354,9 +354,12 @@ export function createOrderService(deps: OrderDeps) {
       startingAfter?: string | undefined;
       after?: readonly KeyValue[] | undefined;
       livemode?: boolean;
+      /** Only orders placed through this channel (the Partner API sees its own only). */
+      channel?: OrderChannel | undefined;
     } = {},
   ): Promise<{ orders: OrderRow[]; hasMore: boolean }> {
     const conditions = [eq(orders.accountId, accountId), eq(orders.livemode, options.livemode ?? true)];
+    if (options.channel) conditions.push(eq(orders.channel, options.channel));
     if (options.after) conditions.push(keysetAfter([orders.createdAt, orders.id], options.after, 'desc'));
     if (options.startingAfter) {
       const [cursor] = await db
@@ -383,17 +386,26 @@ export function createOrderService(deps: OrderDeps) {
 
   /**
    * One order of the account with its eSIMs; another account's order, or one of the other mode
-   * (a test order read live, or the reverse), is ORDER_NOT_FOUND.
+   * (a test order read live, or the reverse), or of another `channel` when one is given, is
+   * ORDER_NOT_FOUND.
    */
   async function getOrder(
     accountId: string,
     orderId: string,
     livemode = true,
+    channel?: OrderChannel,
   ): Promise<{ order: OrderRow; esims: EsimRow[] }> {
     const [order] = await db
       .select()
       .from(orders)
-      .where(and(eq(orders.id, orderId), eq(orders.accountId, accountId), eq(orders.livemode, livemode)));
+      .where(
+        and(
+          eq(orders.id, orderId),
+          eq(orders.accountId, accountId),
+          eq(orders.livemode, livemode),
+          channel ? eq(orders.channel, channel) : undefined,
+        ),
+      );
     if (!order) throw new AppError('ORDER_NOT_FOUND', 'Order not found');
     return { order, esims: await fulfillment.esimsOfOrder(order) };
   }

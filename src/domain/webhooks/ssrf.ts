@@ -16,17 +16,32 @@ export class UnsafeUrlError extends Error {
   }
 }
 
+/** IPv4-compatible IPv6 (`::/96`, RFC 4291 §2.5.5.1, deprecated): stacks may route it to the IPv4. */
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+/** Global unicast (RFC 4291 §2.5.4): the only IPv6 space IANA hands out to public networks. */
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
+
 /**
  * Why an address may not be a webhook target, or null when it is a public unicast address.
  * ipaddr.js classifies it: anything but `unicast` (loopback, private, link-local — which holds
  * the 169.254.169.254 metadata service —, unique-local, carrier-grade NAT, reserved, multicast,
- * IPv4-mapped/translated IPv6, …) is refused.
+ * and the IPv6 forms that carry an IPv4 address inside: mapped ::ffff:0:0/96, translated
+ * ::ffff:0:0:0/96, NAT64 64:ff9b::/96 and 64:ff9b:1::/48, 6to4 2002::/16, Teredo 2001::/32) is
+ * refused. ipaddr.js calls IPv4-compatible `::/96` and everything outside 2000::/3 "unicast", yet
+ * neither is globally routed and the first reaches the embedded IPv4 (`[::127.0.0.1]` is the
+ * loopback on some stacks), so both are refused here too.
  */
 export function refusedAddressReason(address: string): string | null {
   if (!ipaddr.isValid(address)) return 'is not an IP address';
   const parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    return 'is an IPv4-mapped IPv6 address';
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) return 'is an IPv4-mapped IPv6 address';
+    const range = v6.range();
+    if (range !== 'unicast') return `is a ${range} address`;
+    if (v6.match(IPV4_COMPATIBLE)) return 'is an IPv4-compatible IPv6 address';
+    if (!v6.match(GLOBAL_UNICAST)) return 'is outside global unicast (2000::/3)';
+    return null;
   }
   const range = parsed.range();
   return range === 'unicast' ? null : `is a ${range} address`;

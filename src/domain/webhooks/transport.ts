@@ -5,6 +5,8 @@ import type { SafeTarget } from './ssrf.js';
 
 export interface WebhookResponse {
   status: number;
+  /** The Retry-After header, when the receiver sent one (honoured on 429 and 503). */
+  retryAfter?: string;
 }
 
 /** Posts `body` to a checked target; `null` status never happens: failures throw. */
@@ -49,14 +51,19 @@ export const httpTransport: WebhookTransport = (target, request) =>
         agent: false,
       },
       (res) => {
+        const header = res.headers['retry-after'];
+        const answer = (): WebhookResponse => ({
+          status: res.statusCode ?? 0,
+          ...(typeof header === 'string' ? { retryAfter: header } : {}),
+        });
         let received = 0;
         res.on('data', (chunk: Buffer) => {
           received += chunk.length;
           if (received > MAX_RESPONSE_BYTES) res.destroy();
         });
-        res.on('end', () => finish(null, { status: res.statusCode ?? 0 }));
-        res.on('close', () => finish(null, { status: res.statusCode ?? 0 }));
-        res.on('error', () => finish(null, { status: res.statusCode ?? 0 }));
+        res.on('end', () => finish(null, answer()));
+        res.on('close', () => finish(null, answer()));
+        res.on('error', () => finish(null, answer()));
       },
     );
     const timer = setTimeout(() => {

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.js';
 import { accounts, events, webhookDeliveries, webhookEndpoints } from '../../db/schema/index.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { JobHandlers } from '../../jobs/worker.js';
-import { DAY, HOUR, MINUTE, SECOND, type Clock } from '../../lib/clock.js';
+import { DAY, HOUR, SECOND, type Clock } from '../../lib/clock.js';
 import { randomBase62 } from '../../lib/crypto.js';
 import { AppError } from '../errors.js';
 import {
@@ -14,23 +14,18 @@ import {
   type EventRow,
   type EventType,
 } from '../events/outbox.js';
+import type { PingData } from '../events/partner-objects.js';
+import { nextRetryDelayMs, RETRY_SCHEDULE_MS, type RandomSource } from './retry-policy.js';
 import { resolveSafeTarget, UnsafeUrlError, type Resolver } from './ssrf.js';
 import { newWebhookSecret, signWebhook } from './signature.js';
 import { httpTransport, type WebhookTransport } from './transport.js';
 import type { Logger } from '../../lib/logger.js';
 
+export { RETRY_SCHEDULE_MS } from './retry-policy.js';
+
 export const MAX_ENDPOINTS_PER_ACCOUNT = 10;
-/** Delay before retry n (after n failed attempts): at least 24 h of retries in all. */
-export const RETRY_SCHEDULE_MS = [
-  5 * SECOND,
-  5 * MINUTE,
-  30 * MINUTE,
-  2 * HOUR,
-  5 * HOUR,
-  10 * HOUR,
-  10 * HOUR,
-];
-export const DELIVERY_TIMEOUT_MS = 10 * SECOND;
+/** Standard Webhooks recommends 15 s: long enough for a slow receiver, short enough to move on. */
+export const DELIVERY_TIMEOUT_MS = 15 * SECOND;
 /** An endpoint whose deliveries keep failing this long is disabled. */
 export const DISABLE_AFTER_MS = 5 * DAY;
 const PURGE_INTERVAL_MS = HOUR;
@@ -51,13 +46,23 @@ export interface WebhooksDeps {
   queue: JobQueue;
   outbox: EventOutbox;
   allowPrivateUrls: boolean;
-  /** DNS and HTTP client, read at each use: tests replace them (DNS rebinding, fake receivers). */
-  net: { resolve?: Resolver; transport?: WebhookTransport };
+  /**
+   * DNS, HTTP client and the retries' jitter source, read at each use: tests replace them (DNS
+   * rebinding, fake receivers, known jitter).
+   */
+  net: { resolve?: Resolver; transport?: WebhookTransport; random?: RandomSource };
   log: Logger;
 }
 
-/** Thrown by a failed attempt so the job queue schedules the next one. */
-class DeliveryAttemptError extends Error {}
+/** Thrown by a failed attempt so the job queue schedules the next one, after `delayMs`. */
+class DeliveryAttemptError extends Error {
+  constructor(
+    message: string,
+    readonly delayMs: number | null,
+  ) {
+    super(message);
+  }
+}
 
 export function createWebhooksService(deps: WebhooksDeps) {
   const { db, clock, queue, outbox } = deps;
@@ -86,7 +91,13 @@ export function createWebhooksService(deps: WebhooksDeps) {
       const [{ n } = { n: 0 }] = await tx
         .select({ n: count() })
         .from(webhookEndpoints)
-        .where(eq(webhookEndpoints.accountId, input.accountId));
+        // Each mode has its own limit: test endpoints never crowd out live ones (H5).
+        .where(
+          and(
+            eq(webhookEndpoints.accountId, input.accountId),
+            eq(webhookEndpoints.livemode, input.livemode ?? true),
+          ),
+        );
       if (n >= MAX_ENDPOINTS_PER_ACCOUNT)
         throw new AppError(
           'CONFLICT',
@@ -150,7 +161,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
         type: 'ping',
         livemode: endpoint.livemode,
         onlyEndpointId: endpoint.id,
-        data: { endpointId: endpoint.id, message: 'Webhook test from the eSIM service' },
+        data: { endpointId: endpoint.id, message: 'Webhook test from the eSIM service' } satisfies PingData,
       }),
     );
   }
@@ -185,6 +196,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
     const timestamp = Math.floor(now.getTime() / 1000);
     const body = JSON.stringify(presentEvent(event));
     let status: number | null = null;
+    let retryAfter: string | undefined;
     let error: string | null = null;
     try {
       // Checked again at every attempt: the name may resolve elsewhere since the endpoint was made.
@@ -201,6 +213,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
         },
       });
       status = response.status;
+      retryAfter = response.retryAfter;
       if (status < 200 || status > 299) error = `endpoint answered HTTP ${status}`;
     } catch (err) {
       error = err instanceof Error ? err.message : String(err);
@@ -228,14 +241,24 @@ export function createWebhooksService(deps: WebhooksDeps) {
       });
       return;
     }
-    const retryDelay = RETRY_SCHEDULE_MS[attempts - 1];
+    if (status === 410) {
+      await disableGone(delivery.id, endpoint.id, attempts, now, after);
+      return;
+    }
+    const retryDelay = nextRetryDelayMs({
+      attempts,
+      status,
+      retryAfter,
+      now: after,
+      random: deps.net.random ?? Math.random,
+    });
     await db.transaction(async (tx) => {
       await tx
         .update(webhookDeliveries)
         .set({
           attempts,
           lastAttemptAt: now,
-          nextAttemptAt: retryDelay === undefined ? null : new Date(after.getTime() + retryDelay),
+          nextAttemptAt: retryDelay === null ? null : new Date(after.getTime() + retryDelay),
           responseStatus: status,
           lastError: error.slice(0, 500),
           updatedAt: after,
@@ -255,7 +278,40 @@ export function createWebhooksService(deps: WebhooksDeps) {
       if (disable)
         deps.log.warn({ endpointId: endpoint.id }, 'webhook endpoint disabled after 5 days of failures');
     });
-    throw new DeliveryAttemptError(error);
+    throw new DeliveryAttemptError(error, retryDelay);
+  }
+
+  /**
+   * 410 Gone: the receiver says the endpoint is no more (Standard Webhooks). The delivery fails
+   * without retries and the endpoint is disabled at once, so nothing more is sent to it until a
+   * successful test ping enables it again.
+   */
+  async function disableGone(
+    deliveryId: string,
+    endpointId: string,
+    attempts: number,
+    now: Date,
+    after: Date,
+  ) {
+    await db.transaction(async (tx) => {
+      await tx
+        .update(webhookDeliveries)
+        .set({
+          status: 'failed',
+          attempts,
+          lastAttemptAt: now,
+          nextAttemptAt: null,
+          responseStatus: 410,
+          lastError: 'endpoint answered HTTP 410 Gone: endpoint disabled',
+          updatedAt: after,
+        })
+        .where(eq(webhookDeliveries.id, deliveryId));
+      await tx
+        .update(webhookEndpoints)
+        .set({ status: 'disabled', disabledAt: after, updatedAt: after })
+        .where(eq(webhookEndpoints.id, endpointId));
+    });
+    deps.log.warn({ endpointId }, 'webhook endpoint disabled: it answered 410 Gone');
   }
 
   function deliveryIdOf(payload: Record<string, unknown>): string {
@@ -276,7 +332,10 @@ export function createWebhooksService(deps: WebhooksDeps) {
   function registerJobs(handlers: JobHandlers): void {
     handlers[WEBHOOK_DELIVER_JOB] = {
       run: (job) => attempt(deliveryIdOf(job.payload)),
-      backoffMs: (attempts) => RETRY_SCHEDULE_MS[Math.min(attempts, RETRY_SCHEDULE_MS.length) - 1]!,
+      backoffMs: (attempts, error) =>
+        error instanceof DeliveryAttemptError && error.delayMs !== null
+          ? error.delayMs
+          : RETRY_SCHEDULE_MS[Math.min(attempts, RETRY_SCHEDULE_MS.length) - 1]!,
       async onExhausted(job, error) {
         await markFailed(deliveryIdOf(job.payload), error.message);
       },

@@ -26,7 +26,14 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
         summary: 'My orders, newest first',
         description:
           'Every order without `limit` and `cursor`; with them one page, the next in the `Link` header and `nextCursor`.',
-        querystring: pageQuery({}),
+        querystring: pageQuery({
+          channel: Type.Optional(
+            Type.Union([Type.Literal('web'), Type.Literal('api')], {
+              description:
+                'Only orders placed in the app or on the web (`web`, SVC-…) or through the Partner API (`api`, SVC-API-…); omit for both',
+            }),
+          ),
+        }),
         response: {
           200: Type.Object({
             orders: Type.Array(MobileOrderSchema),
@@ -38,8 +45,14 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const accountId = request.auth!.account.id;
-      const page = mobileOrderList.plan([accountId], request.query);
-      const { orders: rows } = await orders.listOrders(accountId, { limit: page.take, after: page.after });
+      const { channel } = request.query;
+      // The filter is part of the cursor's binding: a page of one list does not continue another.
+      const page = mobileOrderList.plan(channel ? [accountId, channel] : [accountId], request.query);
+      const { orders: rows } = await orders.listOrders(accountId, {
+        limit: page.take,
+        after: page.after,
+        channel: channel === undefined ? undefined : channel === 'web' ? 'mobile' : 'partner',
+      });
       const { items, nextCursor } = page.finish(request, reply, rows);
       const esimIds = await orders.esimIdsByOrder(items);
       return {

@@ -26,7 +26,7 @@ export const eventExamples = {
     type: 'wallet.low_balance',
     createdAt: '2026-11-22T04:30:12.345Z',
     livemode: true,
-    data: { wallet },
+    data: wallet,
   },
   ping: {
     id: 'evt_3Cd6Ef9Gh2Ij5Kl8Mn1O',
@@ -51,7 +51,8 @@ export const PartnerEventSchema = Type.Object(
     data: Type.Record(Type.String(), Type.Unknown(), {
       description:
         'order.*: the order as GET /orders/{id} returns it; esim.usage_threshold: { esim, thresholdPercent: 80 | 100 }; ' +
-        'wallet.topup_succeeded: { wallet, amountUsd, paymentId }; wallet.low_balance: { wallet }',
+        'wallet.topup_succeeded: { paymentId, amountUsd, wallet }; wallet.low_balance: the wallet as GET /wallet ' +
+        "returns it. Each type has its named schema in the document's webhooks section.",
     }),
   },
   { title: 'PartnerEvent', examples: [eventExamples.orderCompleted] },

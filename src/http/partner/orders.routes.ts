@@ -95,6 +95,7 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
         request.partner!.id,
         String(bound.orderId),
         request.livemode,
+        'partner',
       );
       if (order.status === 'COMPLETED')
         return { statusCode: 201, body: presentPartnerOrder(order, esims, baseUrl) };
@@ -199,6 +200,7 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
         after: page.after,
         startingAfter,
         livemode: request.livemode,
+        channel: 'partner',
       });
       const { items, nextCursor } = page.finish(request, reply, rows);
       return {
@@ -233,6 +235,8 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
         request.partner!.id,
         request.params.id,
         request.livemode,
+        // The account's web orders (checkout) are not the Partner API's to show.
+        'partner',
       );
       return presentPartnerOrder(order, await orders.refreshUsage(esims), baseUrl, true);
     },

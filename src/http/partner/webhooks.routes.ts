@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../domain/errors.js';
 import { EVENT_TYPES } from '../../domain/events/outbox.js';
 import type { WebhookEndpointRow } from '../../domain/webhooks/webhooks.service.js';
 import { IsoDate, Nullable } from '../shared/schemas.js';
@@ -86,6 +87,27 @@ function present(row: WebhookEndpointRow): Static<typeof EndpointSchema> {
   };
 }
 
+/**
+ * A wrong item of `events` fails every branch of the type union, and the validator reports each
+ * (one "must be equal to constant" per type). Answer once instead: which value, and what is allowed.
+ */
+function unknownEventType(validation: unknown[] | undefined, body: unknown): AppError | null {
+  for (const issue of validation ?? []) {
+    const match = /^\/events\/(\d+)$/.exec((issue as { instancePath?: string }).instancePath ?? '');
+    if (!match) continue;
+    const value = (body as { events?: unknown[] } | null)?.events?.[Number(match[1])];
+    if ((EVENT_TYPES as readonly unknown[]).includes(value)) continue;
+    const field = `events.${match[1]}`;
+    return new AppError(
+      'VALIDATION_ERROR',
+      `body.${field} ${JSON.stringify(value)} is not an event type you can subscribe to; allowed: ` +
+        EVENT_TYPES.join(', '),
+      { field, value, allowed: [...EVENT_TYPES] },
+    );
+  }
+  return null;
+}
+
 /** Partner webhook endpoints (Standard Webhooks signatures; docs/partner.md, "Webhooks and events"). */
 export async function webhookEndpointsRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -113,8 +135,13 @@ export async function webhookEndpointsRoutes(app: FastifyInstance): Promise<void
           ...partnerCommonErrors,
         },
       },
+      // The handler answers validation failures itself (one message for an unknown event type).
+      attachValidation: true,
     },
     async (request, reply) => {
+      if (request.validationError) {
+        throw unknownEventType(request.validationError.validation, request.body) ?? request.validationError;
+      }
       const row = await webhooks.create({
         accountId: request.partner!.id,
         url: request.body.url,

@@ -27,6 +27,20 @@ describe('address classification (ipaddr.js)', () => {
     ['fd00:ec2::254', 'uniqueLocal'],
     ['::ffff:127.0.0.1', 'IPv4-mapped'],
     ['::ffff:8.8.8.8', 'IPv4-mapped'],
+    // H7: every IPv6 form that embeds an IPv4 address, or lies outside global unicast 2000::/3.
+    // ipaddr.js reads the dotted spelling as mapped; the URL parser writes it as ::7f00:1.
+    ['::127.0.0.1', 'IPv4-'],
+    ['::7f00:1', 'IPv4-compatible'],
+    ['::808:808', 'IPv4-compatible'],
+    ['::ffff:0:7f00:1', 'rfc6145'],
+    ['64:ff9b::7f00:1', 'rfc6052'],
+    ['64:ff9b:1::a00:1', 'rfc6052'],
+    ['2002:7f00:1::1', '6to4'],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'teredo'],
+    ['2001:db8::1', 'reserved'],
+    ['100::1', 'discard'],
+    ['::1:0:0:1', 'outside global unicast'],
+    ['4000::1', 'outside global unicast'],
   ])('refuses %s (%s)', (address, why) => {
     expect(refusedAddressReason(address)).toContain(why);
   });
@@ -85,6 +99,9 @@ describe('SSRF over the API (default settings)', () => {
     'https://169.254.169.254/latest/meta-data',
     'https://[::1]/hook',
     'https://[::ffff:7f00:1]/hook',
+    'https://[::127.0.0.1]/hook',
+    'https://[64:ff9b::7f00:1]/hook',
+    'https://[2002:7f00:1::1]/hook',
     'https://[fd00::1]/hook',
     'https://10.0.0.1/hook',
     'http://example.com/hook',

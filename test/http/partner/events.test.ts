@@ -288,8 +288,11 @@ describe('wallet events and the low-balance threshold', () => {
     expect((await postOrder(t, p.headers, { planId: plan.id, quantity: 1 })).statusCode).toBe(201);
     const low = (await allEvents(p.headers)).filter((e) => e.type === 'wallet.low_balance');
     expect(low).toHaveLength(1);
+    // The data is the Wallet itself, as GET /wallet answers it.
     expect(low[0]!.data).toEqual({
-      wallet: { balanceUsd: price / 100, currency: 'USD', lowBalanceThreshold: threshold / 100 },
+      balanceUsd: price / 100,
+      currency: 'USD',
+      lowBalanceThreshold: threshold / 100,
     });
     // Back above (a deposit), then below again: a new crossing, a new event.
     await fundWallet(t.container, p.id, price * 2);

@@ -119,6 +119,33 @@ describe('webhook endpoints', () => {
     expect((await t.app.inject({ url: ENDPOINTS, headers: p.headers })).json().data).toHaveLength(1);
   });
 
+  it('an unknown event type gets one message naming it and listing the allowed types (H17)', async () => {
+    const p = await createPartner(t);
+    for (const bad of ['order.unknown', 'ping']) {
+      const res = await createEndpoint(p.headers, { url: receiver.url, events: ['order.completed', bad] });
+      expect(res.statusCode).toBe(400);
+      const { error } = res.json();
+      expect(error.code).toBe('VALIDATION_ERROR');
+      expect(error.message).toBe(
+        `body.events.1 "${bad}" is not an event type you can subscribe to; allowed: order.completed, ` +
+          'order.fulfillment_failed, order.refunded, esim.usage_threshold, wallet.topup_succeeded, ' +
+          'wallet.low_balance',
+      );
+      expect(error.details).toEqual({
+        field: 'events.1',
+        value: bad,
+        allowed: [
+          'order.completed',
+          'order.fulfillment_failed',
+          'order.refunded',
+          'esim.usage_threshold',
+          'wallet.topup_succeeded',
+          'wallet.low_balance',
+        ],
+      });
+    }
+  });
+
   it('allows at most 10 endpoints per account (409 CONFLICT), also under concurrent creation', async () => {
     const p = await createPartner(t);
     const results = await Promise.all(
@@ -129,6 +156,16 @@ describe('webhook endpoints', () => {
     expect(refused).toHaveLength(2);
     expect(refused[0]!.json().error.code).toBe('CONFLICT');
     expect((await t.app.inject({ url: ENDPOINTS, headers: p.headers })).json().data).toHaveLength(10);
+  });
+
+  it('counts the 10-endpoint limit per mode: test endpoints leave the live ones alone (H5)', async () => {
+    const p = await createPartner(t);
+    const { key: testKey } = await t.container.apiKeys.generate(p.id, 'test');
+    const test = { 'x-api-key': testKey };
+    for (let i = 0; i < 10; i++)
+      expect((await createEndpoint(test, { url: `${receiver.url}/t${i}` })).statusCode).toBe(201);
+    expect((await createEndpoint(test, { url: `${receiver.url}/t10` })).statusCode).toBe(409);
+    expect((await createEndpoint(p.headers, { url: `${receiver.url}/live` })).statusCode).toBe(201);
   });
 
   it('requires an API key', async () => {

@@ -186,9 +186,19 @@ describe('OpenAPI documents: the contract for code generation', () => {
   });
 
   it('describes the signed event deliveries as OpenAPI webhooks on the Partner API only', () => {
-    const delivery = docs.partner.webhooks!.event!.post!;
-    expect(delivery.operationId).toBe('receiveEvent');
-    expect(JSON.stringify(delivery)).toContain('#/components/schemas/WebhookEvent');
+    // One webhook per event type, each with its own named event schema (H13).
+    expect(Object.keys(docs.partner.webhooks!)).toEqual([
+      'order.completed',
+      'order.fulfillment_failed',
+      'order.refunded',
+      'esim.usage_threshold',
+      'wallet.topup_succeeded',
+      'wallet.low_balance',
+      'ping',
+    ]);
+    const delivery = docs.partner.webhooks!['wallet.low_balance']!.post!;
+    expect(delivery.operationId).toBe('receiveWalletLowBalanceEvent');
+    expect(JSON.stringify(delivery)).toContain('#/components/schemas/WalletLowBalanceEvent');
     const headers = (delivery as unknown as { parameters: Array<{ name: string }> }).parameters.map(
       (p) => p.name,
     );

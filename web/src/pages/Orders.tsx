@@ -76,7 +76,8 @@ function OrderList({ returned }: { returned: boolean }) {
     async (cursor) => {
       const page = await unwrap(
         api.GET('/api/v1/user/orders', {
-          params: { query: { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) } },
+          // The personal list: orders placed here, not the Partner API's (those are on the Partner page).
+          params: { query: { channel: 'web', limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) } },
         }),
       );
       return { items: page.orders, nextCursor: page.nextCursor ?? null };

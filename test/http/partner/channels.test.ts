@@ -1,0 +1,67 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { events } from '../../../src/db/schema/index.js';
+import { buildTestApp, type TestApp } from '../../helpers/app.js';
+import { pickPlan } from '../../helpers/catalog.js';
+import { eventsSettled } from '../../helpers/events.js';
+import { createUser } from '../../helpers/factories.js';
+import { PARTNER_ROOT, postOrder } from './helpers.js';
+
+/**
+ * H12: the Partner surface shows and announces only orders placed through the Partner API; the
+ * Mobile list filters by channel (web | api).
+ */
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(() => t.close());
+
+describe('web orders stay off the Partner surface', () => {
+  it('lists, shows and announces only SVC-API- orders; the Mobile list filters by channel', async () => {
+    const plan = await pickPlan(t.container);
+    const user = await createUser(t.container, { balanceCents: plan.effectivePriceCents * 3 });
+    const { key } = await t.container.apiKeys.generate(user.id);
+    const headers = { 'x-api-key': key };
+    const checkout = (paymentMethod: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/checkout',
+        headers: user.auth,
+        payload: { planId: plan.id, paymentMethod },
+      });
+    const webPaid = await checkout('wallet');
+    expect(webPaid.statusCode).toBe(200);
+    const webCard = await checkout('card');
+    expect(webCard.statusCode).toBe(200);
+    const api = await postOrder(t, headers, { planId: plan.id, quantity: 1 });
+    expect(api.statusCode).toBe(201);
+    const apiOrder = api.json();
+    const webIds: string[] = [webPaid.json().orderId, webCard.json().orderId];
+    expect(webIds.every((id) => typeof id === 'string')).toBe(true);
+
+    const list = await t.app.inject({ url: `${PARTNER_ROOT}/orders`, headers });
+    expect(list.json().orders.map((o: { id: string }) => o.id)).toEqual([apiOrder.id]);
+    expect(list.json().orders[0].orderNumber).toMatch(/^SVC-API-/);
+    for (const id of webIds) {
+      const one = await t.app.inject({ url: `${PARTNER_ROOT}/orders/${id}`, headers });
+      expect(one.statusCode, id).toBe(404);
+    }
+    await eventsSettled(t.container);
+    const announced = await t.container.db.select().from(events).where(eq(events.accountId, user.id));
+    expect(announced.map((e) => (e.data as { id?: string }).id)).toEqual([apiOrder.id]);
+    const listed = (await t.app.inject({ url: `${PARTNER_ROOT}/events`, headers })).json().data;
+    expect(listed.map((e: { data: { id: string } }) => e.data.id)).toEqual([apiOrder.id]);
+
+    const mobile = async (query: string) =>
+      (await t.app.inject({ url: `/api/v1/user/orders${query}`, headers: user.auth }))
+        .json()
+        .orders.map((o: { id: string }) => o.id)
+        .sort();
+    expect(await mobile('?channel=web')).toEqual([...webIds].sort());
+    expect(await mobile('?channel=api')).toEqual([apiOrder.id]);
+    expect(await mobile('')).toEqual([...webIds, apiOrder.id].sort());
+    const bad = await t.app.inject({ url: '/api/v1/user/orders?channel=shop', headers: user.auth });
+    expect(bad.statusCode).toBe(400);
+  });
+});
