@@ -46,6 +46,7 @@ export async function adminPaymentsRoutes(app: FastifyInstance): Promise<void> {
     '/payments/refunds',
     {
       schema: {
+        operationId: 'listPendingRefunds',
         tags: ['Payments'],
         summary: 'Refunds an operator must make',
         description:
