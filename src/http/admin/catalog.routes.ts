@@ -44,7 +44,7 @@ function toAdminPlan(p: PlanRow) {
 }
 
 const Rate = Type.Union(
-  [Type.String({ maxLength: 20 }), Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000 })],
+  [Type.String({ maxLength: 20 }), Type.Number({ exclusiveMinimum: 0, maximum: 999_999_999 })],
   {
     description: 'Units of the currency per 1 USD, > 0 (decimal string preferred)',
   },

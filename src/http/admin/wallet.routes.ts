@@ -67,9 +67,10 @@ export async function adminWalletRoutes(app: FastifyInstance): Promise<void> {
         }),
         body: Type.Object({
           amountUsd: Type.Number({
-            minimum: -1_000_000,
-            maximum: 1_000_000,
-            description: 'Non-zero USD with at most two decimals, up to ±1,000,000',
+            // The most parseDecimalToCents reads (12 whole digits); the balance cap is the domain's.
+            minimum: -999_999_999_999.99,
+            maximum: 999_999_999_999.99,
+            description: 'Non-zero USD with at most two decimals',
           }),
           reason: Type.String({ minLength: 1, maxLength: 500 }),
         }),

@@ -3,10 +3,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 /**
  * Ajv (coerceTypes) turns the strings "Infinity" and "-Infinity" into numbers for `number` and
  * `integer` fields, and then skips `minimum`/`maximum`, which it applies to finite numbers only:
- * `usedMb: "-Infinity"` reached the database and answered 500 (issue 28, H20). A raw JSON number
- * cannot be infinite after Ajv (its type check refuses it), so a non-finite number in the
- * validated input always came from such a coercion. This hook, after validation, answers 400
- * in the surface's shape, phrased like Ajv's own errors.
+ * `usedMb: "-Infinity"` reached the database and answered 500 (issue 28, H20). A typed field
+ * holding the JSON number 1e999 (Infinity once parsed) is refused by Ajv's type check, so a
+ * non-finite number in the validated input came from such a coercion, or sits in an untyped
+ * field (`Type.Unknown`) where no handler wants it either. This hook, after validation, answers
+ * 400 in the surface's shape, phrased like Ajv's own errors.
  */
 function nonFinitePath(value: unknown, path: string, depth: number): string | null {
   if (typeof value === 'number') return Number.isFinite(value) ? null : path;
