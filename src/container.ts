@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import type { Config } from './config/index.js';
 import { openDatabase, type Database } from './db/client.js';
 import { createAuditService } from './domain/audit/audit.service.js';
@@ -8,8 +7,7 @@ import { warmSearchIndex } from './domain/catalog/destinations.js';
 import { createApiKeyService } from './domain/accounts/api-keys.js';
 import { createAccountService } from './domain/accounts/accounts.service.js';
 import { PASSWORD_RESET_JOB } from './domain/accounts/password-reset.js';
-import { createPasswords } from './domain/accounts/passwords.js';
-import { createWorkGate } from './lib/work-gate.js';
+import { createPasswordHashing } from './domain/accounts/passwords.js';
 import { createMailer } from './domain/mail/mailer.js';
 import { createReceipts } from './domain/mail/receipts.js';
 import { createSupportService } from './domain/support/support.service.js';
@@ -124,16 +122,8 @@ type Events = ReturnType<typeof buildEvents>;
 function buildAccounts({ config, db, clock, queue, log, audit, mailer, jobHandlers }: Infrastructure) {
   const sessions = createSessionService({ db, clock });
   const apiKeys = createApiKeyService({ db, clock });
-  // One argon2 gate per process (container): one operation per core, a bounded queue and a
-  // per-client share (issue 28 H2).
-  const passwords = createPasswords(
-    createWorkGate({
-      concurrency: Math.max(1, availableParallelism()),
-      maxQueued: config.abuseLimits.passwordHashQueue,
-      perKey: config.abuseLimits.passwordHashPerClient,
-      clock,
-    }),
-  );
+  // One argon2 gate per container: a bounded queue and a per-client share (issue 28 H2).
+  const passwords = createPasswordHashing(config.abuseLimits, clock);
   const accounts = createAccountService({
     db,
     clock,

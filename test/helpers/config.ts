@@ -29,6 +29,10 @@ export function testConfig(
     // Tests send every request from 127.0.0.1 and register many accounts; the register limit
     // and app redirect schemes are exercised explicitly in test/http/security/*.
     REGISTER_RATE_LIMIT: '100000',
+    // Per-account budgets (issue 28 H9) likewise: test/http/mobile/account-limits.test.ts.
+    PAYMENT_SESSION_LIMIT: '100000',
+    TICKET_LIMIT: '100000',
+    TICKET_MESSAGE_LIMIT: '100000',
     APP_URL_SCHEMES: 'myapp',
     ...env,
   });

@@ -1,5 +1,7 @@
 import { hash as argonHash, verify as argonVerify } from '@node-rs/argon2';
-import { GateFullError, type WorkGate } from '../../lib/work-gate.js';
+import { availableParallelism } from 'node:os';
+import type { Clock } from '../../lib/clock.js';
+import { createWorkGate, GateFullError, type WorkGate } from '../../lib/work-gate.js';
 import { AppError } from '../errors.js';
 
 export const PASSWORD_MIN_LENGTH = 8;
@@ -68,6 +70,16 @@ export function createPasswords(gate: WorkGate) {
 }
 
 export type Passwords = ReturnType<typeof createPasswords>;
+
+/** The process's password hashing: one argon2 operation per core, behind the configured bounds. */
+export function createPasswordHashing(
+  limits: { passwordHashQueue: number; passwordHashPerClient: number },
+  clock: Clock,
+): Passwords {
+  const concurrency = Math.max(1, availableParallelism());
+  const { passwordHashQueue: maxQueued, passwordHashPerClient: perKey } = limits;
+  return createPasswords(createWorkGate({ concurrency, maxQueued, perKey, clock }));
+}
 
 export function assertPasswordLength(password: string, field: string): void {
   if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {

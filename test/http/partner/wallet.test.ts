@@ -50,11 +50,11 @@ describe('GET /wallet', () => {
   it('is documented in the Partner OpenAPI document with its errors', async () => {
     const doc = (await t.app.inject({ url: `${PARTNER_ROOT}/openapi.json` })).json();
     const wallet = doc.paths['/api/public/v1/wallet'].get;
-    expect(Object.keys(wallet.responses).sort()).toEqual(['200', '401', '429', '500']);
+    expect(Object.keys(wallet.responses).sort()).toEqual(['200', '401', '429', '500', '503']);
     expect(wallet.responses['401'].description).toContain('API key');
     const create = doc.paths['/api/public/v1/orders'].post;
     expect(Object.keys(create.responses).sort()).toEqual(
-      ['201', '400', '401', '402', '404', '409', '429', '500', '502'].sort(),
+      ['201', '400', '401', '402', '404', '409', '413', '415', '429', '500', '502', '503'].sort(),
     );
     expect(JSON.stringify(create.responses['502'])).toContain('FULFILLMENT_FAILED');
     expect(create.parameters.some((p: { name: string }) => p.name === 'idempotency-key')).toBe(true);
