@@ -158,7 +158,7 @@ function buildEsimProviders({ config, db, clock }: Infrastructure, { providerNot
   const notifyWithin = providerNotifications.sandboxNotifyWithin;
   const providers = {
     esim: createEsimProvider(config, { db, clock, notify, notifyWithin }),
-    /** Test-mode orders (svc_test_sk_ keys): always the sandbox, see docs/partner.md "Test mode". */
+    /** Test-mode orders (svc_test_sk_ keys): always the sandbox, see docs/partner-reference.md "Test mode". */
     testEsim: createTestModeEsimProvider({ db, clock, latencyMs: config.sandbox.esimLatencyMs }),
   };
   // Usage changes "send" DATA_USAGE / ESIM_STATUS webhooks like eSIM Access does.

@@ -31,7 +31,7 @@ export const accounts = pgTable(
     apiKeyHash: text('api_key_hash').unique(),
     apiKeyPrefix: text('api_key_prefix'),
     apiKeyGeneratedAt: ts('api_key_generated_at'),
-    /** Test mode (docs/partner.md "Test mode"): the svc_test_sk_ key, shown like the live one. */
+    /** Test mode (docs/partner-reference.md "Test mode"): the svc_test_sk_ key, shown like the live one. */
     testApiKeyHash: text('test_api_key_hash').unique(),
     testApiKeyPrefix: text('test_api_key_prefix'),
     testApiKeyGeneratedAt: ts('test_api_key_generated_at'),

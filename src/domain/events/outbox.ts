@@ -6,7 +6,7 @@ import type { Clock } from '../../lib/clock.js';
 import { randomBase62 } from '../../lib/crypto.js';
 import { AppError } from '../errors.js';
 
-/** Event types a partner can receive and subscribe to (docs/partner.md, "Webhooks and events"). */
+/** Event types a partner can receive and subscribe to (docs/partner-reference.md, "Webhooks and events"). */
 export const EVENT_TYPES = [
   'order.completed',
   'order.fulfillment_failed',

@@ -159,7 +159,7 @@ export function createPartnerEvents(deps: { outbox: EventOutbox; publicBaseUrl: 
         accountId: account.id,
         type: 'wallet.low_balance',
         livemode: change.livemode,
-        // The data is the Wallet itself, as GET /wallet answers it (docs/partners.md).
+        // The data is the Wallet itself, as GET /wallet answers it (docs/partner-guide.md).
         data: presentPartnerWallet(account, change.livemode),
       });
     },

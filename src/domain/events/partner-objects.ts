@@ -82,7 +82,7 @@ export function presentPartnerOrder(
   };
 }
 
-/** `livemode` false presents the test wallet (test-mode keys, docs/partner.md "Test mode"). */
+/** `livemode` false presents the test wallet (test-mode keys, docs/partner-reference.md "Test mode"). */
 export function presentPartnerWallet(
   account: { walletBalanceCents: number; testWalletBalanceCents: number; lowBalanceThresholdCents: number },
   livemode = true,

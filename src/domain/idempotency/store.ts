@@ -8,7 +8,7 @@ import { AppError } from '../errors.js';
 /**
  * The Idempotency-Key store (decisions §4): one row per (account, scope, key) in
  * `idempotency_keys`. The HTTP capability (src/http/shared/idempotency.ts) is its only caller
- * besides tests; behaviour is documented in docs/partner.md "Idempotency-Key".
+ * besides tests; behaviour is documented in docs/partner-reference.md "Idempotency-Key".
  *
  * - `acquire` claims a key with INSERT … ON CONFLICT DO NOTHING (no read-then-write race), or
  *   returns the stored response of the same body, or waits for a claim still running;

@@ -5,7 +5,7 @@ import { AppError } from '../errors.js';
 import { ledgerReference, postAdjustment } from './postings.js';
 
 /**
- * The test wallet of test mode (docs/partner.md "Test mode"): a second balance per account,
+ * The test wallet of test mode (docs/partner-reference.md "Test mode"): a second balance per account,
  * `accounts.test_wallet_balance_cents`, written only by the same ledger writer with
  * livemode=false rows, so "balance = Σ transactions" holds for each mode on its own.
  */

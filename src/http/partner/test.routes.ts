@@ -24,7 +24,7 @@ const FailNextBody = Type.Object(
 );
 
 /**
- * Test helpers, `/test/…` (docs/partner.md "Test mode"). Test keys only: a live key gets
+ * Test helpers, `/test/…` (docs/partner-reference.md "Test mode"). Test keys only: a live key gets
  * 403 FORBIDDEN, so no helper can ever act on live money or live eSIMs.
  */
 export async function testModeRoutes(app: FastifyInstance): Promise<void> {

@@ -108,7 +108,7 @@ function unknownEventType(validation: unknown[] | undefined, body: unknown): App
   return null;
 }
 
-/** Partner webhook endpoints (Standard Webhooks signatures; docs/partner.md, "Webhooks and events"). */
+/** Partner webhook endpoints (Standard Webhooks signatures; docs/partner-reference.md, "Webhooks and events"). */
 export async function webhookEndpointsRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { webhooks } = app.container;

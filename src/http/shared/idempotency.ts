@@ -15,7 +15,7 @@ import { mobileBody, partnerBody } from './errors.js';
 export { canonicalJson, IDEMPOTENCY_WINDOW_MS } from '../../domain/idempotency/store.js';
 
 /**
- * Idempotency-Key as a route capability (decisions §4; docs/partner.md "Idempotency-Key"). A
+ * Idempotency-Key as a route capability (decisions §4; docs/partner-reference.md "Idempotency-Key"). A
  * route opts in with `config: { idempotency: { scope, … } }`; the surface calls
  * `installIdempotency(app, surface)` once before registering its routes. The rows live in the
  * domain store (src/domain/idempotency/store.ts); this file holds no SQL.

@@ -75,7 +75,7 @@ const SURFACE_INFO: Record<Surface, { title: string; description: string }> = {
       'The key-authenticated API for businesses, under /api/public/v1: catalog, wallet-paid orders with ' +
       'instant eSIM provisioning, and events. Authenticate with an API key (`Authorization: Bearer ' +
       'svc_live_sk_…` or `X-API-Key`); a test key (`svc_test_sk_…`) works against a separate test wallet. ' +
-      'Errors are `{ error: { code, message, details? } }`; branch on `error.code`. Guide: docs/partners.md.',
+      'Errors are `{ error: { code, message, details? } }`; branch on `error.code`. Guide: docs/partner-guide.md.',
   },
   admin: {
     title: 'eSIM Resale Service — Operator API',

@@ -83,7 +83,7 @@ export function partnerWebhooks(registry: ComponentRegistry): Json {
             `${EVENT_PAYLOADS[type].when} Sent to every enabled endpoint subscribed to the type` +
             `${type === 'ping' ? ' (ping: to the tested endpoint only)' : ''}. Verify the signature over ` +
             'the raw body, deduplicate on webhook-id and answer 2xx within 15 s; anything else is retried ' +
-            'with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partners.md.',
+            'with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partner-guide.md.',
           tags: ['Webhooks'],
           security: [],
           parameters: WEBHOOK_HEADERS,

@@ -12,7 +12,7 @@ import { PARTNER_ROOT } from './helpers.js';
 const PER_APP_TEST_TIMEOUT_MS = 60_000;
 
 /**
- * Test mode (docs/partner.md "Test mode"): live and test keys, the test wallet, isolation of test
+ * Test mode (docs/partner-reference.md "Test mode"): live and test keys, the test wallet, isolation of test
  * orders from everything live, the test helpers and the x-livemode header.
  */
 
