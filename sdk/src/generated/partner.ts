@@ -270,7 +270,7 @@ export interface webhooks {
         put?: never;
         /**
          * order.completed delivered to your endpoint
-         * @description An order's eSIMs were issued. data: the Order, as GET /orders/{id} returns it. Sent to every enabled endpoint subscribed to the type. Verify the signature over the raw body, deduplicate on webhook-id and answer 2xx within 15 s; anything else is retried with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partners.md.
+         * @description An order's eSIMs were issued. data: the Order, as GET /orders/{id} returns it. Sent to every enabled endpoint subscribed to the type. Verify the signature over the raw body, deduplicate on webhook-id and answer 2xx within 15 s; anything else is retried with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partner-guide.md.
          */
         post: operations["receiveOrderCompletedEvent"];
         delete?: never;
@@ -290,7 +290,7 @@ export interface webhooks {
         put?: never;
         /**
          * order.fulfillment_failed delivered to your endpoint
-         * @description Charged, eSIM not issued yet, retries running. data: the Order (PROCESSING, no eSIMs). Sent to every enabled endpoint subscribed to the type. Verify the signature over the raw body, deduplicate on webhook-id and answer 2xx within 15 s; anything else is retried with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partners.md.
+         * @description Charged, eSIM not issued yet, retries running. data: the Order (PROCESSING, no eSIMs). Sent to every enabled endpoint subscribed to the type. Verify the signature over the raw body, deduplicate on webhook-id and answer 2xx within 15 s; anything else is retried with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partner-guide.md.
          */
         post: operations["receiveOrderFulfillmentFailedEvent"];
         delete?: never;
@@ -310,7 +310,7 @@ export interface webhooks {
         put?: never;
         /**
          * order.refunded delivered to your endpoint
-         * @description The order was refunded to the wallet. data: the Order (REFUNDED). Sent to every enabled endpoint subscribed to the type. Verify the signature over the raw body, deduplicate on webhook-id and answer 2xx within 15 s; anything else is retried with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partners.md.
+         * @description The order was refunded to the wallet. data: the Order (REFUNDED). Sent to every enabled endpoint subscribed to the type. Verify the signature over the raw body, deduplicate on webhook-id and answer 2xx within 15 s; anything else is retried with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partner-guide.md.
          */
         post: operations["receiveOrderRefundedEvent"];
         delete?: never;
@@ -330,7 +330,7 @@ export interface webhooks {
         put?: never;
         /**
          * esim.usage_threshold delivered to your endpoint
-         * @description An eSIM reached 80 % or 100 % of its data. data: { esim, thresholdPercent }. Sent to every enabled endpoint subscribed to the type. Verify the signature over the raw body, deduplicate on webhook-id and answer 2xx within 15 s; anything else is retried with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partners.md.
+         * @description An eSIM reached 80 % or 100 % of its data. data: { esim, thresholdPercent }. Sent to every enabled endpoint subscribed to the type. Verify the signature over the raw body, deduplicate on webhook-id and answer 2xx within 15 s; anything else is retried with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partner-guide.md.
          */
         post: operations["receiveEsimUsageThresholdEvent"];
         delete?: never;
@@ -350,7 +350,7 @@ export interface webhooks {
         put?: never;
         /**
          * wallet.topup_succeeded delivered to your endpoint
-         * @description A top-up was credited. data: { paymentId, amountUsd, wallet }. Sent to every enabled endpoint subscribed to the type. Verify the signature over the raw body, deduplicate on webhook-id and answer 2xx within 15 s; anything else is retried with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partners.md.
+         * @description A top-up was credited. data: { paymentId, amountUsd, wallet }. Sent to every enabled endpoint subscribed to the type. Verify the signature over the raw body, deduplicate on webhook-id and answer 2xx within 15 s; anything else is retried with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partner-guide.md.
          */
         post: operations["receiveWalletTopupSucceededEvent"];
         delete?: never;
@@ -370,7 +370,7 @@ export interface webhooks {
         put?: never;
         /**
          * wallet.low_balance delivered to your endpoint
-         * @description A charge took the balance below lowBalanceThreshold. data: the Wallet, as GET /wallet returns it. Sent to every enabled endpoint subscribed to the type. Verify the signature over the raw body, deduplicate on webhook-id and answer 2xx within 15 s; anything else is retried with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partners.md.
+         * @description A charge took the balance below lowBalanceThreshold. data: the Wallet, as GET /wallet returns it. Sent to every enabled endpoint subscribed to the type. Verify the signature over the raw body, deduplicate on webhook-id and answer 2xx within 15 s; anything else is retried with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partner-guide.md.
          */
         post: operations["receiveWalletLowBalanceEvent"];
         delete?: never;
@@ -390,7 +390,7 @@ export interface webhooks {
         put?: never;
         /**
          * ping delivered to your endpoint
-         * @description A test delivery to one endpoint; not listed by GET /events. data: { endpointId, message }. Sent to every enabled endpoint subscribed to the type (ping: to the tested endpoint only). Verify the signature over the raw body, deduplicate on webhook-id and answer 2xx within 15 s; anything else is retried with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partners.md.
+         * @description A test delivery to one endpoint; not listed by GET /events. data: { endpointId, message }. Sent to every enabled endpoint subscribed to the type (ping: to the tested endpoint only). Verify the signature over the raw body, deduplicate on webhook-id and answer 2xx within 15 s; anything else is retried with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partner-guide.md.
          */
         post: operations["receivePingEvent"];
         delete?: never;
