@@ -1,0 +1,45 @@
+/** Rate limits and per-client/per-account budgets (README "Configuration"). */
+
+import { int, type Env } from './parse.js';
+
+/** Upper bound of the per-period limits. */
+const MAX_LIMIT = 10_000_000;
+
+export interface LimitsConfig {
+  rateLimits: {
+    partnerReadPerMinute: number;
+    partnerOrdersPerMinute: number;
+    authPerMinute: number;
+    /** POST /auth/register per client address per hour. */
+    registerPerHour: number;
+    /** Wrong passwords per account per hour before addresses that sent one are refused (S10). */
+    accountFailuresPerHour: number;
+  };
+  /** Issue 28 H2, H9: per-client share of password hashing, per-account budgets (see README). */
+  abuseLimits: {
+    passwordHashQueue: number;
+    passwordHashPerClient: number;
+    paymentSessionsPerHour: number;
+    ticketsPerDay: number;
+    ticketMessagesPerHour: number;
+  };
+}
+
+export function limitsConfig(env: Env): LimitsConfig {
+  return {
+    rateLimits: {
+      partnerReadPerMinute: int(env, 'PARTNER_READ_RATE_LIMIT', 120, 1, MAX_LIMIT),
+      partnerOrdersPerMinute: int(env, 'PARTNER_ORDER_RATE_LIMIT', 30, 1, MAX_LIMIT),
+      authPerMinute: int(env, 'AUTH_RATE_LIMIT', 10, 1, MAX_LIMIT),
+      registerPerHour: int(env, 'REGISTER_RATE_LIMIT', 20, 1, MAX_LIMIT),
+      accountFailuresPerHour: int(env, 'AUTH_ACCOUNT_FAILURE_LIMIT', 50, 1, MAX_LIMIT),
+    },
+    abuseLimits: {
+      passwordHashQueue: int(env, 'PASSWORD_HASH_QUEUE_LIMIT', 64, 1, 100_000),
+      passwordHashPerClient: int(env, 'PASSWORD_HASH_CLIENT_LIMIT', 4, 1, 100_000),
+      paymentSessionsPerHour: int(env, 'PAYMENT_SESSION_LIMIT', 20, 1, MAX_LIMIT),
+      ticketsPerDay: int(env, 'TICKET_LIMIT', 10, 1, MAX_LIMIT),
+      ticketMessagesPerHour: int(env, 'TICKET_MESSAGE_LIMIT', 60, 1, MAX_LIMIT),
+    },
+  };
+}
