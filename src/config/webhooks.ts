@@ -23,7 +23,7 @@ export function webhooksConfig(env: Env): WebhooksConfig {
   const esimAccessAllowedIps = esimAccessIps(env);
   // The allow-list is checked against request.ip. TRUST_PROXY=true or a hop count believes
   // X-Forwarded-For from any peer, so a sender reaching the service directly could name a listed
-  // address; only a list of proxy addresses keeps other peers' headers out (docs/partner.md).
+  // address; only a list of proxy addresses keeps other peers' headers out (docs/partner-reference.md).
   const proxies = trustProxy(env);
   if (esimAccessAllowedIps.length > 0 && (proxies === true || typeof proxies === 'number')) {
     throw new ConfigError(
