@@ -39,7 +39,7 @@ export async function walletRoutes(app: FastifyInstance): Promise<void> {
         description:
           'wallet.low_balance fires when a charge takes the balance from at least this amount to below ' +
           'it (once per crossing). USD, at most two decimals; 0 turns the alert off. Default 50.00. ' +
-          'Each mode has its own: a test key sets the test wallet\'s threshold, never the live one.',
+          "Each mode has its own: a test key sets the test wallet's threshold, never the live one.",
         body: Type.Object(
           {
             lowBalanceThreshold: Type.Number({
