@@ -58,7 +58,12 @@ async function walk(url: string, headers: Headers, field: string, id = (x: { id:
   return { seen, pages };
 }
 
-async function insertOrders(accountId: string, n: number, sameMillisecond = 3) {
+async function insertOrders(
+  accountId: string,
+  n: number,
+  sameMillisecond = 3,
+  channel: 'mobile' | 'partner' = 'mobile',
+) {
   const rows = [];
   const start = t.clock.now().getTime();
   for (let i = 0; i < n; i++) {
@@ -66,9 +71,9 @@ async function insertOrders(accountId: string, n: number, sameMillisecond = 3) {
     const at = new Date(start - Math.floor(i / sameMillisecond) * 1000);
     rows.push({
       id: newId('ord'),
-      orderNumber: `SVC-TEST-${uid()}`,
+      orderNumber: `${channel === 'partner' ? 'SVC-API-' : 'SVC-'}TEST-${uid()}`,
       accountId,
-      channel: 'mobile' as const,
+      channel,
       planId,
       quantity: 1,
       amountCents: 100,
@@ -252,7 +257,8 @@ describe('Partner orders', () => {
   it('pages with cursor and Link, keeps hasMore and startingAfter; cursors are bound to account and mode', async () => {
     const p = await createPartner(t);
     const other = await createPartner(t);
-    const rows = await insertOrders(p.id, 7);
+    // The Partner API lists only orders placed through it (issue 28 H12).
+    const rows = await insertOrders(p.id, 7, 3, 'partner');
     const root = '/api/public/v1/orders';
 
     const unpaged = (await get(root, p.headers)).json();
