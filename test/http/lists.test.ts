@@ -71,7 +71,7 @@ async function insertOrders(
     const at = new Date(start - Math.floor(i / sameMillisecond) * 1000);
     rows.push({
       id: newId('ord'),
-      orderNumber: `SVC-TEST-${uid()}`,
+      orderNumber: `${channel === 'partner' ? 'SVC-API-' : 'SVC-'}TEST-${uid()}`,
       accountId,
       channel,
       planId,
@@ -257,7 +257,7 @@ describe('Partner orders', () => {
   it('pages with cursor and Link, keeps hasMore and startingAfter; cursors are bound to account and mode', async () => {
     const p = await createPartner(t);
     const other = await createPartner(t);
-    // Placed through the Partner API: the only orders it lists (issue 28 H12).
+    // The Partner API lists only orders placed through it (issue 28 H12).
     const rows = await insertOrders(p.id, 7, 3, 'partner');
     const root = '/api/public/v1/orders';
 

@@ -292,6 +292,10 @@ test('partner: generate a key → Partner API order → shown in the dashboard; 
   await expect(page.getByTestId('partner-order-count')).toHaveText('1');
   await expect(page.getByTestId('partner-order')).toContainText(orderNumber);
   await expect(page.getByTestId('partner-order').getByRole('progressbar')).toBeVisible();
+  // The personal eSIM list shows web orders only (issue 28 H12): the partner's eSIM is not there.
+  await page.goto('/esims');
+  await expect(page.getByText('You have no eSIMs yet.')).toBeVisible();
+  await expect(page.getByTestId('esim-card')).toHaveCount(0);
 
   await page.goto('/api-keys');
   await page.reload();

@@ -23,7 +23,7 @@ export interface paths {
         head?: never;
         /**
          * Set the low-balance threshold
-         * @description wallet.low_balance fires when a charge takes the balance from at least this amount to below it (once per crossing). USD, at most two decimals; 0 turns the alert off. Default 50.00.
+         * @description wallet.low_balance fires when a charge takes the balance from at least this amount to below it (once per crossing). USD, at most two decimals; 0 turns the alert off. Default 50.00. Each mode has its own: a test key sets the test wallet's threshold, never the live one.
          */
         patch: operations["updateWallet"];
         trace?: never;
@@ -2138,6 +2138,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "then": "refund"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateTestOrdersFailNextRequest"];
             };
         };
@@ -2463,6 +2468,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "usedMb": 800
+                 *     }
+                 */
                 "application/json": components["schemas"]["SetTestEsimUsageRequest"];
             };
         };

@@ -40,6 +40,10 @@ export const accounts = pgTable(
      * wallet ledger writes it, with livemode=false rows. Opened at US$1,000.00 with the first test key.
      */
     testWalletBalanceCents: bigint('test_wallet_balance_cents', { mode: 'number' }).notNull().default(0),
+    /** The test wallet's own low-balance threshold: a test key never reads or sets the live one. */
+    testLowBalanceThresholdCents: bigint('test_low_balance_threshold_cents', { mode: 'number' })
+      .notNull()
+      .default(5000),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
     deletedAt: ts('deleted_at'),

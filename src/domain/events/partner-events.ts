@@ -6,6 +6,7 @@ import { livemodeOf, type EmitEventInput, type EventOutbox } from './outbox.js';
 import {
   presentPartnerEsim,
   presentPartnerOrder,
+  lowBalanceThresholdOf,
   presentPartnerWallet,
   type EsimUsageThresholdData,
   type WalletTopUpData,
@@ -24,7 +25,7 @@ export interface BalanceChange {
   afterCents: number;
   /** false: the test wallet moved. */
   livemode: boolean;
-  /** The account's threshold when the posting already read it; otherwise it is read here. */
+  /** The mode's threshold when the posting already read it; otherwise it is read here. */
   lowBalanceThresholdCents?: number;
 }
 
@@ -153,7 +154,7 @@ export function createPartnerEvents(deps: { outbox: EventOutbox; publicBaseUrl: 
       if (known !== undefined && !(change.beforeCents >= known && change.afterCents < known)) return;
       const [account] = await tx.select().from(accounts).where(eq(accounts.id, change.accountId));
       if (!account) return;
-      const threshold = account.lowBalanceThresholdCents;
+      const threshold = lowBalanceThresholdOf(account, change.livemode);
       if (!(change.beforeCents >= threshold && change.afterCents < threshold)) return;
       await outbox.emitEvent(tx, {
         accountId: account.id,

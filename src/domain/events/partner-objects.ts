@@ -82,15 +82,25 @@ export function presentPartnerOrder(
   };
 }
 
+/** The account columns of both wallets: balance and low-balance threshold per mode. */
+export type WalletColumns = {
+  walletBalanceCents: number;
+  testWalletBalanceCents: number;
+  lowBalanceThresholdCents: number;
+  testLowBalanceThresholdCents: number;
+};
+
+/** The low-balance threshold of one mode (USD cents); test mode has its own (issue 28 H5). */
+export function lowBalanceThresholdOf(account: WalletColumns, livemode: boolean): number {
+  return livemode ? account.lowBalanceThresholdCents : account.testLowBalanceThresholdCents;
+}
+
 /** `livemode` false presents the test wallet (test-mode keys, docs/partner-reference.md "Test mode"). */
-export function presentPartnerWallet(
-  account: { walletBalanceCents: number; testWalletBalanceCents: number; lowBalanceThresholdCents: number },
-  livemode = true,
-): PartnerWallet {
+export function presentPartnerWallet(account: WalletColumns, livemode = true): PartnerWallet {
   return {
     balanceUsd: centsToUsd(livemode ? account.walletBalanceCents : account.testWalletBalanceCents),
     currency: 'USD',
-    lowBalanceThreshold: centsToUsd(account.lowBalanceThresholdCents),
+    lowBalanceThreshold: centsToUsd(lowBalanceThresholdOf(account, livemode)),
   };
 }
 

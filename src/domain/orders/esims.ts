@@ -1,7 +1,8 @@
 import { and, asc, desc, eq, inArray, isNull, lte, notInArray, or } from 'drizzle-orm';
 import { keysetAfter, type KeysetPage } from '../../db/keyset.js';
-import { esims } from '../../db/schema/index.js';
+import { esims, orders } from '../../db/schema/index.js';
 import type { ProviderUsage } from '../../providers/esim/types.js';
+import type { OrderChannel } from './order-numbers.js';
 import { esimProviderFor, type EsimRow, type OrderDeps } from './ports.js';
 
 const USAGE_BATCH = 10;
@@ -14,13 +15,21 @@ export function createEsimReads(deps: OrderDeps) {
 
   /**
    * The account's eSIMs of one mode (live unless `livemode` is false), newest first (created_at,
-   * id); `page` = keyset position and size (cursor pagination, esims_account_list_idx).
+   * id); `page` = keyset position and size (cursor pagination, esims_account_list_idx). With
+   * `channel`, only eSIMs of orders placed through it (the web app's own list: issue 28 H12).
    */
   async function listForAccount(
     accountId: string,
     livemode = true,
     page: KeysetPage = {},
+    channel?: OrderChannel,
   ): Promise<EsimRow[]> {
+    const ofChannel = channel
+      ? db
+          .select({ id: orders.id })
+          .from(orders)
+          .where(and(eq(orders.accountId, accountId), eq(orders.channel, channel)))
+      : undefined;
     const query = db
       .select()
       .from(esims)
@@ -28,6 +37,7 @@ export function createEsimReads(deps: OrderDeps) {
         and(
           eq(esims.accountId, accountId),
           eq(esims.livemode, livemode),
+          ofChannel ? inArray(esims.orderId, ofChannel) : undefined,
           page.after ? keysetAfter([esims.createdAt, esims.id], page.after, 'desc') : undefined,
         ),
       )

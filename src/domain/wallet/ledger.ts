@@ -41,7 +41,7 @@ export interface LedgerObserver {
       beforeCents: number;
       afterCents: number;
       livemode: boolean;
-      /** The account's low-balance threshold, read by the posting itself (saves the observer a read). */
+      /** The posted mode's low-balance threshold, read by the posting itself (saves the observer a read). */
       lowBalanceThresholdCents?: number;
     },
   ): Promise<void>;
@@ -53,6 +53,16 @@ interface PostedRow {
   balance: string | number | bigint;
   threshold: string | number | bigint;
   inserted: string | number | bigint;
+}
+
+/** Each mode has its own balance and its own low-balance threshold (docs/partner-reference.md "Test mode"). */
+function modeColumns(livemode: boolean) {
+  return livemode
+    ? { balance: sql.raw('wallet_balance_cents'), threshold: sql.raw('low_balance_threshold_cents') }
+    : {
+        balance: sql.raw('test_wallet_balance_cents'),
+        threshold: sql.raw('test_low_balance_threshold_cents'),
+      };
 }
 
 /** Rows of `tx.execute` on either driver (node-postgres QueryResult or PGlite Results). */
@@ -90,7 +100,7 @@ export async function postLedgerEntry(
   const signed = credit ? entry.amountCents : -entry.amountCents;
   const id = newId('wtx');
   const livemode = entry.livemode ?? true;
-  const balance = sql.raw(livemode ? 'wallet_balance_cents' : 'test_wallet_balance_cents');
+  const { balance, threshold } = modeColumns(livemode);
   // A credit never takes the balance beyond Number.MAX_SAFE_INTEGER cents: the column is read as
   // a JS number, and past that it would silently lose cents.
   const at = entry.at.toISOString();
@@ -103,7 +113,7 @@ export async function postLedgerEntry(
       with moved as (
         update accounts set ${balance} = ${balance} + ${signed}::bigint, updated_at = ${at}::timestamptz
         where id = ${entry.accountId} and ${fits}
-        returning ${balance} as balance, low_balance_threshold_cents as threshold
+        returning ${balance} as balance, ${threshold} as threshold
       ), ins as (
         insert into wallet_transactions
           (id, account_id, kind, amount_cents, balance_after_cents, description, order_id, payment_id,
@@ -166,12 +176,12 @@ export async function postLedgerEntry(
  */
 export function purchaseWithin(livemode: boolean, onlyIf: SQL): { moved: SQL; posted: SQL } {
   const p = (name: keyof PurchaseValues) => sql.placeholder(`ledger.${name}`);
-  const balance = sql.raw(livemode ? 'wallet_balance_cents' : 'test_wallet_balance_cents');
+  const { balance, threshold } = modeColumns(livemode);
   const amount = sql`${p('amountCents')}::bigint`;
   return {
     moved: sql`update accounts set ${balance} = ${balance} - ${amount}, updated_at = ${p('at')}::timestamptz
       where id = ${p('accountId')}::text and ${balance} >= ${amount}
-        and (${balance} < low_balance_threshold_cents or ${balance} - ${amount} >= low_balance_threshold_cents)
+        and (${balance} < ${threshold} or ${balance} - ${amount} >= ${threshold})
         and ${onlyIf}
       returning ${balance} as balance`,
     posted: sql`insert into wallet_transactions

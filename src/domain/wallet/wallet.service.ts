@@ -59,6 +59,29 @@ export function createWalletService(deps: {
         .limit(Math.min(Math.max(limit, 1), TRANSACTIONS_MAX_LIMIT + 1));
     },
 
+    /**
+     * Sets the low-balance threshold of one mode (wallet.low_balance, issue 28 H5): a test key sets
+     * the test wallet's threshold and never the live one. USD with at most two decimals.
+     */
+    async setLowBalanceThreshold(accountId: string, livemode: boolean, thresholdUsd: number) {
+      const cents = Math.round(thresholdUsd * 100);
+      if (!Number.isSafeInteger(cents) || cents < 0 || Math.abs(cents - thresholdUsd * 100) > 1e-6) {
+        throw new AppError('VALIDATION_ERROR', 'lowBalanceThreshold must have at most two decimals', {
+          field: 'lowBalanceThreshold',
+        });
+      }
+      const [account] = await db
+        .update(accounts)
+        .set({
+          ...(livemode ? { lowBalanceThresholdCents: cents } : { testLowBalanceThresholdCents: cents }),
+          updatedAt: clock.now(),
+        })
+        .where(eq(accounts.id, accountId))
+        .returning();
+      if (!account) throw new AppError('ACCOUNT_NOT_FOUND', 'Account not found');
+      return account;
+    },
+
     /** Operator credit or debit with its audit row, in one transaction; a debit never overdraws. */
     async adjust(input: AdjustmentInput): Promise<{ transaction: WalletTransaction; balanceCents: number }> {
       if (!Number.isSafeInteger(input.amountCents) || input.amountCents === 0) {

@@ -31,7 +31,14 @@ export async function esimsRoutes(app: FastifyInstance): Promise<void> {
         tags: ['eSIMs'],
         summary: 'All my eSIMs',
         description: `Newest first. Usage (dataUsage/totalVolume in MB) is read from the provider and reused for USAGE_CACHE_SECONDS (${config.usageCacheSeconds} s). Every eSIM without \`limit\` and \`cursor\`; with them one page, the next in the \`Link\` header and \`nextCursor\`.`,
-        querystring: pageQuery({}),
+        querystring: pageQuery({
+          channel: Type.Optional(
+            Type.Union([Type.Literal('web'), Type.Literal('api')], {
+              description:
+                'Only eSIMs of orders placed in the app or on the web (`web`, SVC-…) or through the Partner API (`api`, SVC-API-…); omit for both',
+            }),
+          ),
+        }),
         response: {
           200: Type.Object({
             esims: Type.Array(MobileEsimSchema),
@@ -43,8 +50,15 @@ export async function esimsRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const accountId = request.auth!.account.id;
-      const page = esimList.plan([accountId], request.query);
-      const rows = await orders.listEsims(accountId, true, { limit: page.take, after: page.after });
+      const { channel } = request.query;
+      // The filter is part of the cursor's binding: a page of one list does not continue another.
+      const page = esimList.plan(channel ? [accountId, channel] : [accountId], request.query);
+      const rows = await orders.listEsims(
+        accountId,
+        true,
+        { limit: page.take, after: page.after },
+        channel === undefined ? undefined : channel === 'web' ? 'mobile' : 'partner',
+      );
       const { items, nextCursor } = page.finish(request, reply, rows);
       // Usage is refreshed for the page only: a long history does not mean more provider calls.
       const list = await orders.refreshUsage(items);

@@ -20,7 +20,7 @@ const FailNextBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ then: 'refund' }] },
 );
 
 /**
@@ -128,7 +128,7 @@ export async function testModeRoutes(app: FastifyInstance): Promise<void> {
         }),
         body: Type.Object(
           { usedMb: Type.Integer({ minimum: 0, maximum: 10_000_000, description: 'MB used in total' }) },
-          { additionalProperties: false },
+          { additionalProperties: false, examples: [{ usedMb: 800 }] },
         ),
         response: {
           200: PartnerEsimSchema,

@@ -1,9 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { accounts } from '../../db/schema/index.js';
-import { AppError } from '../../domain/errors.js';
 import { PartnerWalletSchema, presentPartnerWallet } from '../shared/partner-wallet.js';
 import { errorResponse, partnerCommonErrors } from './openapi-examples.js';
 
@@ -12,7 +9,7 @@ export { PartnerWalletSchema } from '../shared/partner-wallet.js';
 /** `GET /wallet`: the balance partner orders are charged to; `PATCH /wallet`: its low-balance alert. */
 export async function walletRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { db, clock } = app.container;
+  const { wallet } = app.container;
 
   r.get(
     '/wallet',
@@ -41,7 +38,8 @@ export async function walletRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Set the low-balance threshold',
         description:
           'wallet.low_balance fires when a charge takes the balance from at least this amount to below ' +
-          'it (once per crossing). USD, at most two decimals; 0 turns the alert off. Default 50.00.',
+          'it (once per crossing). USD, at most two decimals; 0 turns the alert off. Default 50.00. ' +
+          "Each mode has its own: a test key sets the test wallet's threshold, never the live one.",
         body: Type.Object(
           {
             lowBalanceThreshold: Type.Number({
@@ -62,18 +60,14 @@ export async function walletRoutes(app: FastifyInstance): Promise<void> {
         },
       },
     },
-    async (request) => {
-      const cents = Math.round(request.body.lowBalanceThreshold * 100);
-      if (Math.abs(cents - request.body.lowBalanceThreshold * 100) > 1e-6)
-        throw new AppError('VALIDATION_ERROR', 'lowBalanceThreshold must have at most two decimals', {
-          field: 'lowBalanceThreshold',
-        });
-      const [account] = await db
-        .update(accounts)
-        .set({ lowBalanceThresholdCents: cents, updatedAt: clock.now() })
-        .where(eq(accounts.id, request.partner!.id))
-        .returning();
-      return presentPartnerWallet(account!, request.livemode);
-    },
+    async (request) =>
+      presentPartnerWallet(
+        await wallet.setLowBalanceThreshold(
+          request.partner!.id,
+          request.livemode,
+          request.body.lowBalanceThreshold,
+        ),
+        request.livemode,
+      ),
   );
 }

@@ -65,3 +65,58 @@ describe('web orders stay off the Partner surface', () => {
     expect(bad.statusCode).toBe(400);
   });
 });
+
+describe('the Mobile eSIM list filters by channel (H12)', () => {
+  it('lists eSIMs of web orders with channel=web, of Partner orders with channel=api, pages within one', async () => {
+    const plan = await pickPlan(t.container);
+    const user = await createUser(t.container, { balanceCents: plan.effectivePriceCents * 4 });
+    const { key } = await t.container.apiKeys.generate(user.id);
+    const headers = { 'x-api-key': key };
+    const webEsims: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const web = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/checkout',
+        headers: user.auth,
+        payload: { planId: plan.id, paymentMethod: 'wallet' },
+      });
+      expect(web.statusCode).toBe(200);
+      const order = await t.app.inject({
+        url: `/api/v1/user/orders/${web.json().orderId}`,
+        headers: user.auth,
+      });
+      webEsims.push(...(order.json().order.esimIds as string[]));
+    }
+    const api = await postOrder(t, headers, { planId: plan.id, quantity: 1 });
+    expect(api.statusCode).toBe(201);
+    const apiEsims: string[] = api.json().esims.map((e: { id: string }) => e.id);
+    expect(webEsims).toHaveLength(2);
+    expect(apiEsims).toHaveLength(1);
+
+    const list = async (query: string) => {
+      const res = await t.app.inject({ url: `/api/v1/user/esims${query}`, headers: user.auth });
+      expect(res.statusCode, query).toBe(200);
+      return res.json() as { esims: { id: string }[]; nextCursor?: string };
+    };
+    const ids = async (query: string) => (await list(query)).esims.map((e) => e.id).sort();
+    expect(await ids('?channel=web')).toEqual([...webEsims].sort());
+    expect(await ids('?channel=api')).toEqual(apiEsims);
+    expect(await ids('')).toEqual([...webEsims, ...apiEsims].sort());
+
+    // A page of the web list continues the web list, never the unfiltered one.
+    const first = await list('?channel=web&limit=1');
+    expect(first.nextCursor).toBeDefined();
+    const second = await list(`?channel=web&limit=1&cursor=${encodeURIComponent(first.nextCursor!)}`);
+    expect([...first.esims, ...second.esims].map((e) => e.id).sort()).toEqual([...webEsims].sort());
+    expect(second.nextCursor ?? null).toBeNull();
+    const mixed = await t.app.inject({
+      url: `/api/v1/user/esims?limit=1&cursor=${encodeURIComponent(first.nextCursor!)}`,
+      headers: user.auth,
+    });
+    expect(mixed.statusCode).toBe(400);
+
+    const bad = await t.app.inject({ url: '/api/v1/user/esims?channel=shop', headers: user.auth });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 'VALIDATION_ERROR' });
+  });
+});

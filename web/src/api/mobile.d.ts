@@ -3551,6 +3551,8 @@ export interface operations {
     listEsims: {
         parameters: {
             query?: {
+                /** @description Only eSIMs of orders placed in the app or on the web (`web`, SVC-…) or through the Partner API (`api`, SVC-API-…); omit for both */
+                channel?: "web" | "api";
                 /** @description Opaque cursor of the next page, from `nextCursor` or the `Link` header of the previous page. Only valid for the list (and filters) it came from; anything else → 400 VALIDATION_ERROR. */
                 cursor?: string;
                 /** @description Page size, 1 to 100. With `limit` (or `cursor`) the answer is one page; the next one is in the `Link` header (and `nextCursor`). */

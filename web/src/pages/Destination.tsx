@@ -50,8 +50,9 @@ export default function Destination() {
     plans.find((p) => p.id === planId) ?? (params.get('iccid') ? topUpPlans[0] : basePlans[0]);
 
   const esims = useQuery({
-    queryKey: ['esims'],
-    queryFn: () => unwrap(api.GET('/api/v1/user/esims')),
+    // Top-up targets are the user's own eSIMs, not those the Partner API sold to the partner's customers.
+    queryKey: ['esims', 'web'],
+    queryFn: () => unwrap(api.GET('/api/v1/user/esims', { params: { query: { channel: 'web' } } })),
     enabled: !!user && !!selected?.isTopUp,
   });
   const topUpTargets = (esims.data?.esims ?? []).filter(

@@ -10,7 +10,11 @@ import { useTitle } from '../lib/title';
 export default function Esims() {
   const { t, language } = useI18n();
   useTitle(t('esims.title'));
-  const esims = useQuery({ queryKey: ['esims'], queryFn: () => unwrap(api.GET('/api/v1/user/esims')) });
+  // The personal list: eSIMs of orders placed here, not the Partner API's (those are on the Partner page).
+  const esims = useQuery({
+    queryKey: ['esims', 'web'],
+    queryFn: () => unwrap(api.GET('/api/v1/user/esims', { params: { query: { channel: 'web' } } })),
+  });
   const list = esims.data?.esims ?? [];
   return (
     <div className="container">
