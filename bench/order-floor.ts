@@ -53,17 +53,11 @@ async function pgliteRunner(
   const database = openPglite(dir);
   await database.migrate();
   const client = database.client;
-  const query: Runner['query'] = async (_name, text, values) =>
-    (await client.query(text, values)) as { rows: Array<Record<string, unknown>> };
+  const query: Runner['query'] = async (_name, text, values) => await client.query(text, values);
   const runner: Runner = {
     query,
     transaction: (fn) =>
-      client.transaction((tx) =>
-        fn(
-          async (_n, text, values) =>
-            (await tx.query(text, values)) as { rows: Array<Record<string, unknown>> },
-        ),
-      ),
+      client.transaction((tx) => fn(async (_n, text, values) => await tx.query(text, values))),
   };
   // One plan and funded accounts with live keys, as the service's seed would make them.
   const now = new Date().toISOString();

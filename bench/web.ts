@@ -103,10 +103,10 @@ async function main(): Promise<void> {
       const c = await browser.newContext({ viewport: { width: 1280, height: 800 } });
       const p = await c.newPage();
       await p.goto(`${base}/`, { waitUntil: 'commit' });
-      cold.push((await p.evaluate(firstDestination)) as number);
+      cold.push(await p.evaluate<number>(firstDestination));
       await c.close();
       await warmPage.goto(`${base}/`, { waitUntil: 'commit' });
-      warm.push((await warmPage.evaluate(firstDestination)) as number);
+      warm.push(await warmPage.evaluate<number>(firstDestination));
     }
     await warmContext.close();
 

@@ -392,7 +392,7 @@ export async function openContainer(
     clock: options.clock ?? systemClock,
     log: options.log,
   });
-  const closeServices = container.close;
+  const closeServices = () => container.close();
   return {
     ...container,
     async close() {

@@ -59,8 +59,8 @@ export async function startLiveService(): Promise<LiveService> {
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4000);
   };
-  child.stdout!.on('data', keep);
-  child.stderr!.on('data', keep);
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
   const stop = async () => {
     if (child.exitCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));

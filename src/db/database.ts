@@ -26,5 +26,5 @@ export interface Database {
   /** Change notifications between instances (LISTEN/NOTIFY on PostgreSQL, in-process on PGlite). */
   notifications: Notifications;
   /** Connection pool use (PostgreSQL only; PGlite has one in-process connection). */
-  poolStats?(): { total: number; idle: number; waiting: number; max: number };
+  poolStats?: () => { total: number; idle: number; waiting: number; max: number };
 }

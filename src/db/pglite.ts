@@ -148,7 +148,7 @@ export function withDrizzleParsers(client: PGlite): PGlite {
     merge();
     return query(text, params, leaner(options));
   }) as PGlite['query'];
-  client.transaction = (<T>(callback: (tx: Transaction) => Promise<T>) => {
+  client.transaction = <T>(callback: (tx: Transaction) => Promise<T>) => {
     merge();
     return transaction((tx) => {
       const txQuery = tx.query.bind(tx);
@@ -156,7 +156,7 @@ export function withDrizzleParsers(client: PGlite): PGlite {
         txQuery(text, params, leaner(options))) as Transaction['query'];
       return callback(tx);
     });
-  }) as PGlite['transaction'];
+  };
   return client;
 }
 
@@ -242,6 +242,9 @@ export function withNamedStatements(client: PGlite): PGlite {
         const values = params.map((param, i) => {
           if (param === null || param === undefined) return null;
           const serializer = options?.serializers?.[types[i]!] ?? client.serializers[types[i]!];
+          // Without a serializer the parameter is a primitive (drizzle serializes JSON and dates),
+          // sent as text the way PGlite's own query() sends it.
+          // eslint-disable-next-line @typescript-eslint/no-base-to-string
           return serializer ? serializer(param) : String(param);
         });
         messages.push(...(await send(serialize.bind({ statement: statement.name, values }))));
@@ -274,7 +277,7 @@ export function withNamedStatements(client: PGlite): PGlite {
       if (/\b(discard|deallocate)\b/i.test(text)) names.clear();
     }
   };
-  client.transaction = (<T>(callback: (tx: Transaction) => Promise<T>) =>
+  client.transaction = <T>(callback: (tx: Transaction) => Promise<T>) =>
     transaction((tx) => {
       const txQuery = tx.query.bind(tx);
       tx.query = (async <R>(text: string, params?: unknown[], options?: QueryOptions) => {
@@ -282,7 +285,7 @@ export function withNamedStatements(client: PGlite): PGlite {
         return run<R>(text, params!, options, true);
       }) as Transaction['query'];
       return callback(tx);
-    })) as PGlite['transaction'];
+    });
   return client;
 }
 

@@ -45,7 +45,7 @@ function requestIdOf(req: IncomingMessage): string {
 
 /** The process's pino options (src/lib/log-redaction.ts) for this configuration. */
 export function loggerOptions(config: Readonly<Config>): FastifyServerOptions['logger'] {
-  return pinoOptions(config.logLevel) as FastifyServerOptions['logger'];
+  return pinoOptions(config.logLevel);
 }
 
 /**

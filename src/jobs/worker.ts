@@ -90,7 +90,8 @@ export function createWorker(deps: {
       deps.log.warn({ jobId: job.id, kind: job.kind, attempts, err: error.message }, 'job failed');
       const retryAt = new Date(deps.clock.now().getTime() + delay);
       try {
-        if (exhausted && handler.onExhausted) await exhaust(job, handler.onExhausted, error, retryAt);
+        if (exhausted && handler.onExhausted)
+          await exhaust(job, handler.onExhausted.bind(handler), error, retryAt);
         else await deps.queue.fail(job, error.message, exhausted ? null : retryAt);
       } finally {
         // Renewed until the outcome is recorded: a slow refund keeps the job from a second worker.

@@ -86,7 +86,7 @@ export function serializeError(err: Error): SerializedError {
   // A data exception in the cause quotes the value in the wrapper's message and stack as well.
   if (typeof causeCode === 'string' && causeCode.startsWith('22')) {
     for (const key of ['message', 'stack']) {
-      if (typeof scrubbed[key] === 'string') scrubbed[key] = scrubText(scrubbed[key] as string, true);
+      if (typeof scrubbed[key] === 'string') scrubbed[key] = scrubText(scrubbed[key], true);
     }
   }
   return scrubbed as SerializedError;

@@ -15,7 +15,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('statements named by their text 
     tx: Parameters<Parameters<FreshDatabase['database']['db']['transaction']>[0]>[0],
   ) =>
     (
-      (await tx.execute(sql`select name, statement from pg_prepared_statements`)) as unknown as {
+      (await tx.execute<Record<string, unknown>>(
+        sql`select name, statement from pg_prepared_statements`,
+      )) as {
         rows: Array<{ name: string; statement: string }>;
       }
     ).rows;

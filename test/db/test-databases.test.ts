@@ -18,11 +18,11 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('PGlite test databases',
     try {
       expect(client(second)).toBe(client(first));
       const rows = await second.database.db.execute(sql`select count(*)::int as n from sandbox_settings`);
-      expect((rows as unknown as { rows: Array<{ n: number }> }).rows[0]!.n).toBe(0);
+      expect((rows as { rows: Array<{ n: number }> }).rows[0]!.n).toBe(0);
       const next = await second.database.db.execute(sql`select nextval('jobs_id_seq')::int as id`);
-      expect((next as unknown as { rows: Array<{ id: number }> }).rows[0]!.id).toBe(1);
+      expect((next as { rows: Array<{ id: number }> }).rows[0]!.id).toBe(1);
       const timeout = await second.database.db.execute(sql`show statement_timeout`);
-      expect((timeout as unknown as { rows: Array<{ statement_timeout: string }> }).rows[0]).toEqual({
+      expect((timeout as { rows: Array<{ statement_timeout: string }> }).rows[0]).toEqual({
         statement_timeout: '0',
       });
     } finally {
@@ -40,7 +40,7 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))('PGlite test databases',
       const columns = await next.database.db.execute(
         sql`select count(*)::int as n from information_schema.columns where table_name = 'accounts' and column_name = 'extra'`,
       );
-      expect((columns as unknown as { rows: Array<{ n: number }> }).rows[0]!.n).toBe(0);
+      expect((columns as { rows: Array<{ n: number }> }).rows[0]!.n).toBe(0);
     } finally {
       await next.drop();
     }

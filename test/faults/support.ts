@@ -219,8 +219,8 @@ export function startService(options: {
     for (const line of chunk.toString('utf8').split('\n')) if (line) logs.push(line);
     if (logs.length > 5000) logs.splice(0, logs.length - 5000);
   };
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const base = `http://127.0.0.1:${options.port}`;
   return {

@@ -35,7 +35,7 @@ export const silentLogger: FastifyBaseLogger = {
   trace: noop,
   silent: noop,
   child: () => silentLogger,
-} as unknown as FastifyBaseLogger;
+};
 
 export async function buildTestContainer(options: TestContainerOptions = {}): Promise<TestContainer> {
   const clock = options.clock ?? new ManualClock();

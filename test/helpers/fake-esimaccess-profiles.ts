@@ -128,7 +128,7 @@ export async function startFakeEsimAccess(options: {
   function topup(body: Record<string, unknown>) {
     const p = state.profiles.get(String(body.esimTranNo));
     if (!p) return fail('310403', 'not found');
-    const txId = String(body.transactionId ?? '');
+    const txId = typeof body.transactionId === 'string' ? body.transactionId : '';
     if (p.topUps.includes(txId))
       return ok({ transactionId: txId, iccid: p.iccid, totalVolume: p.totalVolume });
     const pkg = options.packages[String(body.packageCode)];

@@ -126,7 +126,9 @@ describe('reconcile', () => {
   });
 
   async function currentDatabaseUrl(): Promise<string> {
-    const rows = (await t.container.db.execute(sql`select current_database() as name`)) as unknown as {
+    const rows = (await t.container.db.execute<Record<string, unknown>>(
+      sql`select current_database() as name`,
+    )) as {
       rows: Array<{ name: string }>;
     };
     const url = new URL(process.env.TEST_DATABASE_URL!);
@@ -245,13 +247,17 @@ describe('retention', () => {
         })),
       );
     const jobsBytes = async () => {
-      const { rows } = (await db.execute(sql`select pg_relation_size('jobs')::int as n`)) as unknown as {
+      const { rows } = (await db.execute<Record<string, unknown>>(
+        sql`select pg_relation_size('jobs')::int as n`,
+      )) as {
         rows: { n: number }[];
       };
       return rows[0]!.n;
     };
     const [options] = (
-      (await db.execute(sql`select reloptions from pg_class where relname = 'jobs'`)) as unknown as {
+      (await db.execute<Record<string, unknown>>(
+        sql`select reloptions from pg_class where relname = 'jobs'`,
+      )) as {
         rows: { reloptions: string[] }[];
       }
     ).rows;

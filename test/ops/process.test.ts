@@ -33,8 +33,8 @@ function npm(script: string, env: Record<string, string>): Started {
   });
   groups.push(child.pid!);
   let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
   const exited = once(child, 'exit').then(([code]) => code as number | null);
   return { child, output: () => out, exited };
 }

@@ -102,7 +102,7 @@ async function createInvoice(user: TestUser, amount = '10') {
     payload: { amount, currency: 'USD', url_return: 'https://shop.example/wallet' },
   });
   expect(res.statusCode).toBe(200);
-  return res.json() as { uuid: string; order_id: string; url: string; amount: string };
+  return res.json<{ uuid: string; order_id: string; url: string; amount: string }>();
 }
 
 /** A webhook as Cryptomus sends it: PHP-encoded body, `sign` over the body without `sign`. */

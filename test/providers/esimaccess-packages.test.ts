@@ -84,31 +84,36 @@ function envelope(obj: unknown, errorCode = '0', errorMsg: string | null = null)
 }
 
 beforeAll(async () => {
-  server = createServer(async (req, res) => {
-    const raw = await readBody(req);
-    res.setHeader('content-type', 'application/json');
-    const h = (name: string) => req.headers[name.toLowerCase()] as string | undefined;
-    const [accessCode, timestamp, requestId, signature] = [
-      'RT-AccessCode',
-      'RT-Timestamp',
-      'RT-RequestID',
-      'RT-Signature',
-    ].map(h);
-    if (!accessCode || !timestamp || !requestId || !signature)
-      return res.end(envelope(null, '000101', 'mandatory header null'));
-    if (accessCode !== ACCESS_CODE) return res.end(envelope(null, '101003', 'signature mismatch'));
-    if (Math.abs(Date.now() - Number(timestamp)) > 60_000)
-      return res.end(envelope(null, '101001', 'timestamp expired'));
-    const expected = createHmac('sha256', SECRET)
-      .update(timestamp + requestId + accessCode + raw)
-      .digest('hex');
-    if (signature.toLowerCase() !== expected) return res.end(envelope(null, '101003', 'signature mismatch'));
-    if (req.method !== 'POST' || req.url !== '/api/v1/open/package/list')
-      return res.end(envelope(null, '000103', 'not supported'));
-    const body = JSON.parse(raw) as { type?: string };
-    seen.push({ path: req.url, body });
-    res.end(envelope({ packageList: body.type === 'TOPUP' ? TOPUP : BASE }));
-  });
+  // A failure inside the fake surfaces as an unhandled rejection, which fails the run.
+  server = createServer(
+    (req, res) =>
+      void (async () => {
+        const raw = await readBody(req);
+        res.setHeader('content-type', 'application/json');
+        const h = (name: string) => req.headers[name.toLowerCase()] as string | undefined;
+        const [accessCode, timestamp, requestId, signature] = [
+          'RT-AccessCode',
+          'RT-Timestamp',
+          'RT-RequestID',
+          'RT-Signature',
+        ].map(h);
+        if (!accessCode || !timestamp || !requestId || !signature)
+          return res.end(envelope(null, '000101', 'mandatory header null'));
+        if (accessCode !== ACCESS_CODE) return res.end(envelope(null, '101003', 'signature mismatch'));
+        if (Math.abs(Date.now() - Number(timestamp)) > 60_000)
+          return res.end(envelope(null, '101001', 'timestamp expired'));
+        const expected = createHmac('sha256', SECRET)
+          .update(timestamp + requestId + accessCode + raw)
+          .digest('hex');
+        if (signature.toLowerCase() !== expected)
+          return res.end(envelope(null, '101003', 'signature mismatch'));
+        if (req.method !== 'POST' || req.url !== '/api/v1/open/package/list')
+          return res.end(envelope(null, '000103', 'not supported'));
+        const body = JSON.parse(raw) as { type?: string };
+        seen.push({ path: req.url, body });
+        res.end(envelope({ packageList: body.type === 'TOPUP' ? TOPUP : BASE }));
+      })(),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });

@@ -132,7 +132,7 @@ async function createSession(user: TestUser, amount = 1500, currency = 'USD') {
     },
   });
   expect(res.statusCode).toBe(200);
-  const { sessionId, url } = res.json() as { sessionId: string; url: string };
+  const { sessionId, url } = res.json<{ sessionId: string; url: string }>();
   const [payment] = await t.container.db.select().from(payments).where(eq(payments.providerRef, sessionId));
   return { sessionId, url, payment: payment! };
 }

@@ -69,7 +69,7 @@ const COMPARED = [
 ] as const;
 
 function differs(existing: typeof plans.$inferSelect, next: Omit<PlanInsert, 'createdAt' | 'updatedAt'>) {
-  return COMPARED.some((k) => existing[k] !== next[k]) || existing.coverage.join() !== next.coverage!.join();
+  return COMPARED.some((k) => existing[k] !== next[k]) || existing.coverage.join() !== next.coverage.join();
 }
 
 /** Channel of catalog version notifications (payload: the new version). */

@@ -52,7 +52,7 @@ export function createExchangeRateService(deps: { db: Db; clock: Clock }) {
       const rows = await db.select().from(exchangeRates);
       const rates: Record<string, string> = { USD: '1', ...SEED_RATES };
       for (const row of rows) rates[row.currency] = row.ratePerUsd;
-      return rates as Record<Currency, string>;
+      return rates;
     },
 
     async get(currency: Currency): Promise<string> {

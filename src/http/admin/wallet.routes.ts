@@ -38,7 +38,7 @@ export async function adminWalletRoutes(app: FastifyInstance): Promise<void> {
     '/accounts/:id/wallet/adjustments',
     {
       // Runs before the Idempotency-Key hook: an invalid adjustment never claims a key.
-      preHandler: async (request) => void adjustmentOf(request.body as { amountUsd: number; reason: string }),
+      preHandler: async (request) => void adjustmentOf(request.body),
       config: {
         freeText: ['reason'],
         // Keys belong to the operator (one principal), so the account is part of the hashed body:

@@ -91,8 +91,8 @@ function present(row: WebhookEndpointRow): Static<typeof EndpointSchema> {
  * A wrong item of `events` fails every branch of the type union, and the validator reports each
  * (one "must be equal to constant" per type). Answer once instead: which value, and what is allowed.
  */
-function unknownEventType(validation: unknown[] | undefined, body: unknown): AppError | null {
-  for (const issue of validation ?? []) {
+function unknownEventType(validation: unknown, body: unknown): AppError | null {
+  for (const issue of Array.isArray(validation) ? (validation as unknown[]) : []) {
     const match = /^\/events\/(\d+)$/.exec((issue as { instancePath?: string }).instancePath ?? '');
     if (!match) continue;
     const value = (body as { events?: unknown[] } | null)?.events?.[Number(match[1])];

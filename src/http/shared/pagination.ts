@@ -67,7 +67,7 @@ export interface ListDefinition<Row> {
   list: string;
   /** The ORDER BY columns' kinds, id last. */
   key: readonly KeyKind[];
-  keyOf(row: Row): KeyValue[];
+  keyOf: (row: Row) => KeyValue[];
   /**
    * Rows an unpaged request (no limit, no cursor) gets; undefined = every row (the lists the
    * specification defines unpaged). Also the page size of a cursor sent without `limit`.

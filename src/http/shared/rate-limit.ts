@@ -131,11 +131,11 @@ export async function createRateLimitGuard(
   }
 
   const guard = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const spending: Array<Outcome | null | Promise<Outcome | null>> = [];
+    const spending: Array<Promise<Outcome | null>> = [];
     for (const { rule, limiter } of limiters) {
       const key = rule.key(request);
       if (key !== undefined)
-        spending.push(limiter ? spendShared(rule, limiter, key) : spendLocally(rule, key));
+        spending.push(limiter ? spendShared(rule, limiter, key) : Promise.resolve(spendLocally(rule, key)));
     }
     const outcomes = (await Promise.all(spending)).filter((o): o is Outcome => o !== null);
     if (outcomes.length === 0) return;

@@ -26,7 +26,7 @@ class LazyRequestLogger {
 
   private log(level: Level, args: LogArgs): void {
     if (this.#child === undefined && !enabled(this.parent, level)) return;
-    (this.real()[level] as (...a: LogArgs) => void)(...args);
+    this.real()[level](...args);
   }
 
   get level(): string {
@@ -79,5 +79,5 @@ export function lazyRequestLogger(
   options: ChildLoggerOptions,
 ): FastifyBaseLogger {
   if (options.level !== undefined) return logger.child(bindings, options);
-  return new LazyRequestLogger(logger, bindings, options) as unknown as FastifyBaseLogger;
+  return new LazyRequestLogger(logger, bindings, options);
 }

@@ -106,7 +106,7 @@ export function createCryptomusProvider(options: CryptomusOptions): CryptoProvid
         throw new PaymentProviderError('invalid_signature', 'Webhook body carries no sign');
       }
       const { sign, ...unsigned } = data;
-      if (!safeEqual(cryptomusSign(phpJsonEncode(unsigned), options.apiKey), sign as string)) {
+      if (!safeEqual(cryptomusSign(phpJsonEncode(unsigned), options.apiKey), sign)) {
         throw new PaymentProviderError('invalid_signature', 'Cryptomus signature verification failed');
       }
       const uuid = typeof data.uuid === 'string' ? data.uuid : null;

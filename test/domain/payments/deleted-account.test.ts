@@ -91,7 +91,7 @@ describe('a payment that settles after its account was deleted', () => {
       payload: { planId, paymentMethod: 'card' },
     });
     expect(res.statusCode, res.body).toBe(200);
-    const { orderId, url: paymentUrl } = res.json() as { orderId: string; url: string };
+    const { orderId, url: paymentUrl } = res.json<{ orderId: string; url: string }>();
     expect((await deleteAccount(user)).statusCode).toBeLessThan(300);
     const sessionId = new URL(paymentUrl).pathname.split('/').pop()!;
     expect((await complete('card', sessionId)).statusCode).toBeLessThan(400);

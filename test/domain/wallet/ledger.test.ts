@@ -114,8 +114,7 @@ describe('postLedgerEntry', () => {
     const succeeded = results.filter((r) => r.status === 'fulfilled');
     const failed = results.filter((r) => r.status === 'rejected');
     expect(succeeded).toHaveLength(6);
-    for (const f of failed)
-      expect((f as PromiseRejectedResult).reason).toMatchObject({ code: 'INSUFFICIENT_BALANCE' });
+    for (const f of failed) expect(f.reason).toMatchObject({ code: 'INSUFFICIENT_BALANCE' });
     expect(await balanceOf(t.container, user.id)).toBe(100);
     const balances = succeeded.map(
       (r) => (r as PromiseFulfilledResult<{ balanceAfterCents: number }>).value.balanceAfterCents,

@@ -26,7 +26,7 @@ async function buy(user: TestUser, quantity = 1) {
     payload: { planId, quantity, paymentMethod: 'wallet' },
   });
   expect(res.statusCode, res.body).toBe(200);
-  return res.json() as { orderId: string; esimIds: string[] };
+  return res.json<{ orderId: string; esimIds: string[] }>();
 }
 
 const get = (user: TestUser | null, url: string) =>

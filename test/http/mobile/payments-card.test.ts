@@ -29,7 +29,7 @@ async function topUpSession(
 ) {
   const res = await createSession(user, body);
   expect(res.statusCode).toBe(200);
-  return res.json() as { sessionId: string; url: string };
+  return res.json<{ sessionId: string; url: string }>();
 }
 
 function complete(sessionId: string, outcome: string, form = false) {
@@ -49,7 +49,7 @@ async function transactions(user: TestUser) {
     headers: user.auth,
   });
   expect(res.statusCode).toBe(200);
-  return (res.json() as { transactions: Array<Record<string, unknown>> }).transactions;
+  return res.json<{ transactions: Array<Record<string, unknown>> }>().transactions;
 }
 
 function webhook(rawBody: string, headers: Record<string, string>) {

@@ -25,7 +25,7 @@ function createInvoice(user: TestUser, body: Record<string, unknown>) {
 async function invoiceFor(user: TestUser, body: Record<string, unknown>) {
   const res = await createInvoice(user, body);
   expect(res.statusCode).toBe(200);
-  return res.json() as { uuid: string; url: string; amount: string; currency: string; order_id: string };
+  return res.json<{ uuid: string; url: string; amount: string; currency: string; order_id: string }>();
 }
 
 function complete(invoiceId: string, outcome: string) {

@@ -66,7 +66,7 @@ describe('GET /events', () => {
         headers: p.headers,
       });
       expect(res.statusCode).toBe(200);
-      const page = res.json() as { data: Ev[]; hasMore: boolean };
+      const page = res.json<{ data: Ev[]; hasMore: boolean }>();
       seen.push(...page.data.map((e) => e.id));
       pages.push(page.hasMore);
       if (!page.hasMore) break;

@@ -54,7 +54,7 @@ async function deliverAll() {
 
 describe('every event type’s delivery matches its webhook schema', () => {
   it('order.*, esim.usage_threshold, wallet.*, ping', async () => {
-    const doc = (await t.app.inject({ url: `${PARTNER_ROOT}/openapi.json` })).json() as Json;
+    const doc = (await t.app.inject({ url: `${PARTNER_ROOT}/openapi.json` })).json<Json>();
     const webhooks = doc.webhooks as Record<string, { post: Json }>;
     expect(Object.keys(webhooks).sort()).toEqual([...EVENT_TYPES, 'ping'].sort());
 

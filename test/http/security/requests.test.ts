@@ -307,7 +307,7 @@ describe('S13: logs hold no secrets', () => {
     };
     const app = await buildApp({
       container,
-      logger: { ...(loggerOptions(config) as object), stream } as never,
+      logger: { ...(loggerOptions(config) as object), stream },
     });
     try {
       await app.inject({ url: '/api/v1/auth/reset-password?token=reset-token-secret-123' });

@@ -46,7 +46,7 @@ describe('H10: the web app and /docs send a Content-Security-Policy and frame pr
       const res = await t.app.inject({ url: route.replace(':code', 'TR') });
       expect(res.statusCode, route).toBe(200);
       expect(res.headers['x-frame-options'], route).toBe('DENY');
-      const csp = directives(res.headers['content-security-policy'] as string);
+      const csp = directives(res.headers['content-security-policy']);
       expect(csp.get('default-src')).toEqual(["'self'"]);
       expect(csp.get('script-src')).toEqual(["'self'"]);
       expect(csp.get('style-src')).toEqual(["'self'"]);
@@ -71,7 +71,7 @@ describe('H10: the web app and /docs send a Content-Security-Policy and frame pr
     const res = await t.app.inject({ url: '/docs/' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['x-frame-options']).toBe('DENY');
-    const csp = directives(res.headers['content-security-policy'] as string);
+    const csp = directives(res.headers['content-security-policy']);
     expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
     const scripts = csp.get('script-src')!;
     expect(scripts).not.toContain("'unsafe-inline'");

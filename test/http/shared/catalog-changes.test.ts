@@ -31,7 +31,7 @@ async function eventually<T>(probe: () => Promise<T>, ok: (value: T) => boolean,
 /** A plain connection to the test app's own database, as another process would open it. */
 async function rawClient(app: TestApp): Promise<pg.Client> {
   const result = await app.container.db.execute<{ name: string }>(sql`select current_database() as name`);
-  const name = (result as unknown as { rows: Array<{ name: string }> }).rows[0]!.name;
+  const name = (result as { rows: Array<{ name: string }> }).rows[0]!.name;
   const url = new URL(process.env.TEST_DATABASE_URL!);
   url.pathname = `/${name}`;
   const client = new pg.Client({ connectionString: url.toString() });

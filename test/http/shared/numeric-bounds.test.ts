@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
  */
 type Schema = Record<string, unknown>;
 type Doc = {
-  paths: Record<string, Record<string, Operation | unknown>>;
+  paths: Record<string, Record<string, unknown>>;
   components?: { schemas?: Record<string, Schema>; parameters?: Record<string, Schema> };
 };
 type Operation = {

@@ -140,7 +140,7 @@ export function Layout() {
                   <button
                     type="button"
                     className="link-button"
-                    onClick={() => logout.mutate(undefined, { onSettled: () => navigate('/') })}
+                    onClick={() => logout.mutate(undefined, { onSettled: () => void navigate('/') })}
                   >
                     {t('nav.logout')}
                   </button>

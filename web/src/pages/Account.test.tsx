@@ -10,7 +10,7 @@ import { ME_KEY } from '../lib/session';
 // The API client is created at import: stub fetch first.
 const fetchMock = vi.hoisted(() => {
   const mock = vi.fn();
-  globalThis.fetch = mock as unknown as typeof fetch;
+  globalThis.fetch = mock;
   return mock;
 });
 
@@ -37,7 +37,7 @@ test('a deleted account leaves by a full page load to the storefront notice, nev
     walletBalance: 0,
     avatarUrl: null,
     createdAt: '2026-01-01T00:00:00.000Z',
-  } as never);
+  });
   const router = createMemoryRouter(
     [
       { path: 'login', element: <p>login page</p> },

@@ -8,7 +8,7 @@ import { I18nProvider } from '../i18n';
 // The API client is created at import: stub fetch first.
 const fetchMock = vi.hoisted(() => {
   const mock = vi.fn();
-  globalThis.fetch = mock as unknown as typeof fetch;
+  globalThis.fetch = mock;
   return mock;
 });
 
