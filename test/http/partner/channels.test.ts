@@ -96,7 +96,7 @@ describe('the Mobile eSIM list filters by channel (H12)', () => {
     const list = async (query: string) => {
       const res = await t.app.inject({ url: `/api/v1/user/esims${query}`, headers: user.auth });
       expect(res.statusCode, query).toBe(200);
-      return res.json() as { esims: { id: string }[]; nextCursor?: string };
+      return res.json<{ esims: { id: string }[]; nextCursor?: string }>();
     };
     const ids = async (query: string) => (await list(query)).esims.map((e) => e.id).sort();
     expect(await ids('?channel=web')).toEqual([...webEsims].sort());
