@@ -57,6 +57,14 @@ function stableStringify(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** `order.completed` → `OrderCompleted`, `error response` → `ErrorResponse` (component and operation names). */
+export const pascal = (words: string): string =>
+  words
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
+
 export function isJson(value: unknown): value is Json {
   return !!value && typeof value === 'object' && !Array.isArray(value);
 }

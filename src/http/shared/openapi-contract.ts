@@ -17,6 +17,7 @@ import {
   NAMES,
   nameInline,
   optionalDefaults,
+  pascal,
 } from './openapi-components.js';
 import {
   SECURITY_SCHEMES,
@@ -26,13 +27,6 @@ import {
   type Surface,
 } from './openapi-surfaces.js';
 import { partnerWebhooks } from './openapi-webhooks.js';
-
-const pascal = (words: string): string =>
-  words
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((w) => w[0]!.toUpperCase() + w.slice(1))
-    .join('');
 
 // ---------------------------------------------------------------------------------------------
 // Tags

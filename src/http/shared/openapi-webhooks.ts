@@ -1,15 +1,7 @@
 import { EVENT_TYPES, type AnyEventType } from '../../domain/events/outbox.js';
-import { isJson, type ComponentRegistry } from './openapi-components.js';
+import { isJson, pascal, type ComponentRegistry } from './openapi-components.js';
 import type { Json } from './openapi-surfaces.js';
 import { EVENT_PAYLOADS } from './partner-event-schemas.js';
-
-/** `order.completed` → `OrderCompleted` (webhook operationIds). */
-const pascal = (words: string): string =>
-  words
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((w) => w[0]!.toUpperCase() + w.slice(1))
-    .join('');
 
 // ---------------------------------------------------------------------------------------------
 // Outbound webhooks (Partner API): what a partner's endpoint receives, as OpenAPI 3.1 `webhooks`
