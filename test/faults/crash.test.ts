@@ -41,6 +41,9 @@ const env = () => ({
   WORKER_CONCURRENCY: '4',
   PARTNER_ORDER_RATE_LIMIT: '10000',
   PARTNER_READ_RATE_LIMIT: '10000',
+  // The six customers register at once from one address; past its share (4) the password gate
+  // refuses such a burst by design (issue 28 H2), which is not what this test is about.
+  PASSWORD_HASH_CLIENT_LIMIT: '100',
 });
 
 beforeAll(async () => {
