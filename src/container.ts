@@ -154,8 +154,7 @@ type Accounts = ReturnType<typeof buildAccounts>;
  * controls (admin API) when ESIM_PROVIDER is the sandbox.
  */
 function buildEsimProviders({ config, db, clock }: Infrastructure, { providerNotifications }: Events) {
-  const notify = providerNotifications.sandboxNotify;
-  const notifyWithin = providerNotifications.sandboxNotifyWithin;
+  const { sandboxNotify: notify, sandboxNotifyWithin: notifyWithin } = providerNotifications;
   const providers = {
     esim: createEsimProvider(config, { db, clock, notify, notifyWithin }),
     /** Test-mode orders (svc_test_sk_ keys): always the sandbox, see docs/partner-reference.md "Test mode". */
@@ -346,8 +345,8 @@ export function createContainer(deps: ContainerDeps) {
     /**
      * Work that only makes first requests faster, run by `npm start` once it listens so that
      * readiness does not wait for it: the catalogue search index (every country's names in ~85
-     * languages, the largest start-up task), built a few countries per turn of the event loop. A search
-     * that comes first completes the index itself.
+     * languages, the largest start-up task), a few countries per turn of the event loop; a search
+     * that comes first completes it.
      */
     warmUp(): Promise<void> {
       return warmSearchIndex();
