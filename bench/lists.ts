@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config/index.js';
 import type { Container } from '../src/container.js';
 import { accounts, orders, walletTransactions } from '../src/db/schema/index.js';
-import { openContainer } from '../src/container.js';
+import { openContainer } from '../src/container/open.js';
 import { buildApp } from '../src/http/app.js';
 import { silentLogger } from '../src/lib/logger.js';
 import { encodeCursor } from '../src/http/shared/pagination.js';

@@ -1,5 +1,5 @@
 import { loadConfig } from '../src/config/index.js';
-import { openContainer } from '../src/container.js';
+import { openContainer } from '../src/container/open.js';
 import { silentLogger } from '../src/lib/logger.js';
 import type { BenchDatabaseKind } from './harness.js';
 import { cheapestPlan, seedLoginUser, seedMobileUsers, seedPartners, type BenchSeed } from './seed.js';

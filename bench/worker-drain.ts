@@ -8,7 +8,8 @@
  */
 import { count, eq } from 'drizzle-orm';
 import { loadConfig } from '../src/config/index.js';
-import { openContainer, type Container } from '../src/container.js';
+import type { Container } from '../src/container.js';
+import { openContainer } from '../src/container/open.js';
 import { jobs } from '../src/db/schema/index.js';
 import { silentLogger } from '../src/lib/logger.js';
 import { openBenchDatabase } from './database.js';

@@ -10,7 +10,7 @@ import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config/index.js';
-import { openContainer } from '../src/container.js';
+import { openContainer } from '../src/container/open.js';
 import { buildApp } from '../src/http/app.js';
 import { silentLogger } from '../src/lib/logger.js';
 

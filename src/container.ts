@@ -1,5 +1,5 @@
 import type { Config } from './config/index.js';
-import { openDatabase, type Database } from './db/client.js';
+import type { Database } from './db/client.js';
 import { createAuditService } from './domain/audit/audit.service.js';
 import { createExchangeRateService } from './domain/catalog/exchange-rates.js';
 import { createCatalogService } from './domain/catalog/catalog.service.js';
@@ -38,7 +38,7 @@ import { createMaintenance } from './domain/ops/maintenance.js';
 import { registerServiceMetrics } from './domain/ops/service-metrics.js';
 import { createMetrics } from './lib/metrics.js';
 import { createWorker, type JobHandlers } from './jobs/worker.js';
-import { systemClock, type Clock } from './lib/clock.js';
+import type { Clock } from './lib/clock.js';
 import type { Logger } from './lib/logger.js';
 import { createRedis } from './lib/redis.js';
 
@@ -364,39 +364,3 @@ export function createContainer(deps: ContainerDeps) {
 }
 
 export type Container = ReturnType<typeof createContainer>;
-
-/**
- * The database named by the configuration (PostgreSQL, or PGlite in DATA_DIR or memory),
- * migrated, with the container built on it: what `main`, the worker process and the scripts
- * start from. Its `close()` also closes the database, after the worker and Redis.
- */
-export async function openContainer(
-  config: Readonly<Config>,
-  options: { log: Logger; clock?: Clock },
-): Promise<Container> {
-  const database = await openDatabase({
-    url: config.databaseUrl,
-    dataDir: config.dataDir,
-    connectTimeoutMs: config.databaseConnectTimeoutMs,
-  });
-  try {
-    await database.migrate();
-  } catch (err) {
-    await database.close();
-    throw err;
-  }
-  const container = createContainer({
-    config,
-    database,
-    clock: options.clock ?? systemClock,
-    log: options.log,
-  });
-  const closeServices = () => container.close();
-  return {
-    ...container,
-    async close() {
-      await closeServices();
-      await database.close();
-    },
-  };
-}

@@ -1,4 +1,4 @@
-import { openContainer } from './container.js';
+import { openContainer } from './container/open.js';
 import { buildApp } from './http/app.js';
 import { listenText } from './http/shared/web-security.js';
 import { createLogger } from './lib/log-redaction.js';

@@ -1,4 +1,4 @@
-import { openContainer } from './container.js';
+import { openContainer } from './container/open.js';
 import { createLogger } from './lib/log-redaction.js';
 import { configOrExit, onShutdown } from './lifecycle.js';
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, buildTestApp, type TestApp } from '../../helpers/app.js';
 import { createUser, type TestUser } from '../../helpers/factories.js';
 import { createPartner } from '../partner/helpers.js';
+import { mobileShape, partnerShape } from './shapes.js';
 
 /** Issue 28, H1 (compressed and oversized request bodies) and H15 (non-JSON bodies on JSON routes). */
 
@@ -19,11 +20,6 @@ beforeAll(async () => {
   partner = await createPartner(t);
 });
 afterAll(async () => t.close());
-
-const mobileShape = (body: unknown, code: string) =>
-  expect(body).toEqual({ error: expect.any(String), code });
-const partnerShape = (body: unknown, code: string) =>
-  expect(body).toMatchObject({ error: { code, message: expect.any(String) } });
 
 /** The three surfaces' JSON write routes, each with the check of its error shape. */
 const routes = () =>

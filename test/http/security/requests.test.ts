@@ -10,6 +10,7 @@ import { ADMIN_TOKEN, BASE_URL, buildTestApp, type TestApp } from '../../helpers
 import { registerViaApi } from '../../helpers/accounts.js';
 import { balanceOf, createUser, type TestUser } from '../../helpers/factories.js';
 import { createPartner } from '../partner/helpers.js';
+import { mobileShape, partnerShape } from './shapes.js';
 
 let t: TestApp;
 let user: TestUser;
@@ -22,11 +23,6 @@ beforeAll(async () => {
   partner = await createPartner(t);
 });
 afterAll(async () => t.close());
-
-const mobileShape = (body: unknown, code: string) =>
-  expect(body).toEqual({ error: expect.any(String), code });
-const partnerShape = (body: unknown, code: string) =>
-  expect(body).toMatchObject({ error: { code, message: expect.any(String) } });
 
 describe('S4: control characters give a 4xx in the surface error shape', () => {
   it.each([
