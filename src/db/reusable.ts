@@ -26,6 +26,13 @@ interface Prepared<R> {
 
 interface Preparable<R> {
   prepare(name: string): Prepared<R>;
+  toSQL(): { sql: string; params: unknown[] };
+}
+
+/** A statement built once, run with its values; `toSQL(db)` is its text (the SQL snapshots, sql/). */
+export interface Reusable<R> {
+  (db: DbOrTx, values: Record<string, unknown>): Promise<R>;
+  toSQL(db: DbOrTx): { sql: string; params: unknown[] };
 }
 
 /**
@@ -41,11 +48,11 @@ interface Preparable<R> {
  * test/db/reusable.test.ts checks on both databases that a run inside a transaction uses that
  * transaction.
  */
-export function reusable<R>(build: (db: DbOrTx) => Preparable<R>) {
+export function reusable<R>(build: (db: DbOrTx) => Preparable<R>): Reusable<R> {
   // One built statement per driver (node-postgres, PGlite): the prepared object is the driver's
   // own class, and one process may hold both (the bench, tests).
   const templates = new Map<unknown, Prepared<R>>();
-  return (db: DbOrTx, values: Record<string, unknown>): Promise<R> => {
+  const run = (db: DbOrTx, values: Record<string, unknown>): Promise<R> => {
     const session = (db as unknown as { session: { client: unknown } }).session;
     let template = templates.get(session.constructor);
     if (!template) {
@@ -53,10 +60,11 @@ export function reusable<R>(build: (db: DbOrTx) => Preparable<R>) {
       template = nullSafe(build(db).prepare(''));
       templates.set(session.constructor, template);
     }
-    const run = Object.create(template) as Prepared<R> & { client: unknown };
-    run.client = session.client;
-    return run.execute(values);
+    const bound = Object.create(template) as Prepared<R> & { client: unknown };
+    bound.client = session.client;
+    return bound.execute(values);
   };
+  return Object.assign(run, { toSQL: (db: DbOrTx) => build(db).toSQL() });
 }
 
 /**

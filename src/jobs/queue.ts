@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lte, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
 import {
   columnList,
@@ -9,6 +9,7 @@ import {
   type InsertRow,
 } from '../db/reusable.js';
 import { jobs } from '../db/schema/index.js';
+import { produced, rowsOf, step, type Step } from '../db/steps.js';
 import type { Clock } from '../lib/clock.js';
 
 export type Job = typeof jobs.$inferSelect;
@@ -54,16 +55,32 @@ export interface JobQueue {
  * The statement that marks the pending job of `dedupeKey` done without running it, for work its
  * job was a safety net for and that has just been finished (in the caller's transaction, where
  * `onlyIf` holds). A job already claimed (running) is left alone: it finds the work done. Not
- * executed here: run it, or put it in a data-modifying CTE with `$with`.
+ * executed here: run it, or compose it as a step (`settleStep`).
  */
-export function settlePendingJob(tx: DbOrTx, dedupeKey: string | Placeholder, now: Date, onlyIf?: SQL) {
+export function settlePendingJob(tx: DbOrTx, dedupeKey: string | SQL, now: Date | SQL, onlyIf?: SQL) {
   return (
     tx
       .update(jobs)
       .set({ status: 'done', lockedBy: null, lockedUntil: null, updatedAt: now })
       // 'pending' as a literal: a statement prepared once (src/db/named-statements.ts) can then use
       // the partial unique index on dedupe_key in its generic plan.
-      .where(and(eq(jobs.dedupeKey, dedupeKey), sql`${jobs.status} = 'pending'`, onlyIf))
+      .where(and(eq(jobs.dedupeKey, dedupeKey as string), sql`${jobs.status} = 'pending'`, onlyIf))
+  );
+}
+
+/** The values of a `settleStep`. */
+export interface SettleValues {
+  dedupeKey: string;
+  now: Date;
+}
+
+/**
+ * Step (src/db/steps.ts): `settlePendingJob` of the job with `dedupeKey`, only when `when` (an
+ * earlier step of the statement) produced a row.
+ */
+export function settleStep(name: string, when: Step<object>): Step<SettleValues> {
+  return step<SettleValues, unknown>(name, (db, p) =>
+    db.$with(name).as(settlePendingJob(db, p('dedupeKey'), p('now'), produced(when))),
   );
 }
 
@@ -77,7 +94,7 @@ const JOB_COLUMNS = [
   'updatedAt',
 ] as const satisfies ReadonlyArray<keyof typeof jobs.$inferInsert>;
 
-type NewJobRow = InsertRow<typeof jobs, typeof JOB_COLUMNS>;
+export type NewJobRow = InsertRow<typeof jobs, typeof JOB_COLUMNS>;
 
 /** A job's row as `enqueue` writes it. */
 export function jobRow(options: EnqueueOptions, now: Date): NewJobRow {
@@ -93,17 +110,29 @@ export function jobRow(options: EnqueueOptions, now: Date): NewJobRow {
 }
 
 /**
- * The insert of one job as a fragment of another statement (a data-modifying CTE), once per row
- * of `source` (a CTE of that statement: no row, no job). Built for a reusable statement: values are
- * placeholders named `prefix` + column; bind them with `prefixed(prefix, jobRow(options, now))`.
+ * Step (src/db/steps.ts): one job (values: `jobRow(options, now)`) per row of `source`, an earlier
+ * step of the statement (no row, no job), where `where` holds for that row.
  */
+export function enqueueStep(name: string, source: Step<object>, where?: SQL): Step<NewJobRow> {
+  return step<NewJobRow, unknown>(name, (db, p) =>
+    db.$with(name, {}).as(
+      sql`insert into ${jobs} (${columnList(jobs, JOB_COLUMNS)})
+        select ${sql.join(
+          JOB_COLUMNS.map((c) => p(c)),
+          sql`, `,
+        )} from ${rowsOf(source)} ${where ? sql`where ${where}` : sql``} on conflict do nothing`,
+    ),
+  );
+}
+
+/** @deprecated kept for src/domain/events/provider-notifications.ts until it composes steps. */
 export function insertJobFrom(prefix: string, source: SQL): SQL {
   return sql`insert into ${jobs} (${columnList(jobs, JOB_COLUMNS)})
     select ${placeholderList(JOB_COLUMNS, prefix)} from ${source} on conflict do nothing`;
 }
 
 /** What `enqueue` runs, built once (src/db/reusable.ts): placeholders named after the columns. */
-const insertJob = reusable((db) =>
+export const insertJob = reusable((db) =>
   db
     .insert(jobs)
     .values(placeholders(JOB_COLUMNS) as never)
@@ -116,7 +145,7 @@ const insertJob = reusable((db) =>
  * many workers scan the same rows without waiting on each other and each row goes to exactly one
  * of them; the UPDATE marks them running under a lease. Built once (src/db/reusable.ts).
  */
-const claimDue = reusable((db) => {
+export const claimDue = reusable((db) => {
   const now = placeholderAs<Date>('now');
   const finishedIds = sql.placeholder('finished');
   // The worker's finished jobs, done, only while it still holds them.

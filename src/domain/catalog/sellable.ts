@@ -1,4 +1,5 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import { step } from '../../db/steps.js';
 import { plans } from '../../db/schema/index.js';
 
 type PlanRow = typeof plans.$inferSelect;
@@ -17,24 +18,26 @@ export type PlanAsSeen = Pick<PlanRow, 'id' | 'isTopUp' | 'providerPackageCode' 
 };
 
 /**
- * For a statement built once (src/db/reusable.ts): true while the plan is still sellable with the
- * price, kind, package and wholesale cost the caller saw. Placeholders `<prefix>id`,
- * `<prefix>isTopUp`, `<prefix>effectivePriceCents`, `<prefix>providerPackageCode`,
- * `<prefix>wholesaleCents`; bind them with `prefixed(prefix, planAsSeen(plan))`.
+ * Step (src/db/steps.ts) `plan_as_seen`: a row while the plan is still sellable with the price,
+ * kind, package and wholesale cost the caller saw (values `planAsSeen(plan)`): an order written
+ * in one statement is written only from it, so a plan changed meanwhile writes nothing.
  */
-export function soldAsSeen(prefix: string): SQL {
-  const p = (name: keyof PlanAsSeen) => sql.placeholder(`${prefix}${name}`);
-  return sql`exists (select 1 from ${plans} where ${and(
-    eq(plans.id, p('id')),
-    sellable,
-    eq(plans.isTopUp, p('isTopUp')),
-    sql`coalesce(${plans.priceOverrideCents}, ${plans.priceCents}) = ${p('effectivePriceCents')}`,
-    eq(plans.providerPackageCode, p('providerPackageCode')),
-    eq(plans.wholesaleCents, p('wholesaleCents')),
-  )})`;
-}
+export const planSoldAsSeen = step<PlanAsSeen, unknown>('plan_as_seen', (db, p, name) =>
+  db
+    .$with(name, {})
+    .as(
+      sql`select 1 from ${plans} where ${and(
+        eq(plans.id, p('id')),
+        sellable,
+        eq(plans.isTopUp, p('isTopUp')),
+        sql`coalesce(${plans.priceOverrideCents}, ${plans.priceCents}) = ${p('effectivePriceCents')}`,
+        eq(plans.providerPackageCode, p('providerPackageCode')),
+        eq(plans.wholesaleCents, p('wholesaleCents')),
+      )}`,
+    ),
+);
 
-/** The values of `soldAsSeen`'s placeholders. */
+/** The values of `planSoldAsSeen`. */
 export function planAsSeen(plan: PlanAsSeen): PlanAsSeen {
   return {
     id: plan.id,

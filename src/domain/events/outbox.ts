@@ -1,6 +1,8 @@
 import { and, eq, getTableColumns, lt, sql, type SQL } from 'drizzle-orm';
+import type { WithSubqueryWithSelection } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
-import { columnList, placeholderList, prefixed, reusable, type InsertRow } from '../../db/reusable.js';
+import { columnList, reusable, type InsertRow } from '../../db/reusable.js';
+import { bind, rowsOf, step, type Step } from '../../db/steps.js';
 import { events, jobs, webhookDeliveries, webhookEndpoints } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { randomBase62 } from '../../lib/crypto.js';
@@ -76,48 +78,62 @@ const EVENT_COLUMNS = [
   'createdAt',
 ] as const satisfies ReadonlyArray<keyof typeof events.$inferInsert>;
 
+export type EventValues = InsertRow<typeof events, typeof EVENT_COLUMNS>;
+
 /**
- * The outbox's rows as CTEs of one statement: the event (`event`: a row per row of `source`, e.g.
- * `from done`, or exactly one for an empty source), a delivery per endpoint it goes to
- * (`delivery`: every enabled endpoint of the event's account and mode subscribed to its type, or
- * the one endpoint of placeholder `endpointId`), and each delivery's job (`delivery_job`).
- * Built for a statement built once (src/db/reusable.ts): the event's values are placeholders
- * `event.<column>`; bind them with `prefixed('event.', eventValues(input, now))`.
+ * The outbox's rows as steps of one statement (src/db/steps.ts): the event (`<name>`: a row per
+ * row of `source`, or exactly one without a source; values `eventValues(input, now)`), a delivery
+ * per endpoint it goes to (`<name>_delivery`: every enabled endpoint of the event's account and
+ * mode subscribed to its type, or the one endpoint of its value `endpointId`), and each
+ * delivery's job (`<name>_delivery_job`).
  *
  * A delivery's id is derived from its event and endpoint (`whd_` + 20 hex digits of their MD5):
  * unique as the pair is, and written by the database, so the number of endpoints need not be
  * known before the statement runs.
  */
-export function outboxCtes(db: DbOrTx, source: SQL, recipients: 'subscribers' | 'endpoint' = 'subscribers') {
-  const event$ = db
-    .$with('event', getTableColumns(events))
-    .as(
-      sql`insert into ${events} (${columnList(events, EVENT_COLUMNS)}) select ${placeholderList(EVENT_COLUMNS, 'event.')} ${source} returning *`,
+export function eventSteps(
+  name: string,
+  source?: Step<object>,
+  recipients: 'subscribers' | 'endpoint' = 'subscribers',
+  /** The data built by SQL over each row of `source` (its `data` value unused), and only where `where`. */
+  built?: { data: SQL; where: SQL },
+) {
+  const event = step<EventValues, unknown>(name, (db, p) =>
+    db.$with(name, getTableColumns(events)).as(
+      sql`insert into ${events} (${columnList(events, EVENT_COLUMNS)}) select ${sql.join(
+        EVENT_COLUMNS.map((c) => (c === 'data' && built ? built.data : p(c))),
+        sql`, `,
+      )} ${source ? sql`from ${rowsOf(source)}` : sql``} ${built ? sql`where ${built.where}` : sql``} returning *`,
+    ),
+  );
+  const delivery = step<{ endpointId?: string }, unknown>(`${name}_delivery`, (db, p, own) => {
+    const to =
+      recipients === 'endpoint'
+        ? sql`e.id = ${p('endpointId')}`
+        : sql`e.status = 'enabled' and (e.event_types is null or e.event_types @> jsonb_build_array(ev.type))`;
+    return db.$with(own, {}).as(
+      sql`insert into ${webhookDeliveries} (id, event_id, endpoint_id, next_attempt_at, created_at, updated_at)
+        select 'whd_' || substr(md5(ev.id || ':' || e.id), 1, 20), ev.id, e.id, ev.created_at,
+          ev.created_at, ev.created_at
+        from ${rowsOf(event)} ev join ${webhookEndpoints} e
+          on e.account_id = ev.account_id and e.livemode = ev.livemode and ${to}
+        returning id, created_at`,
     );
-  const to =
-    recipients === 'endpoint'
-      ? sql`e.id = ${sql.placeholder('endpointId')}`
-      : sql`e.status = 'enabled' and (e.event_types is null or e.event_types @> jsonb_build_array(event.type))`;
-  const delivery$ = db.$with('delivery', {}).as(
-    sql`insert into ${webhookDeliveries} (id, event_id, endpoint_id, next_attempt_at, created_at, updated_at)
-      select 'whd_' || substr(md5(event.id || ':' || e.id), 1, 20), event.id, e.id, event.created_at,
-        event.created_at, event.created_at
-      from event join ${webhookEndpoints} e
-        on e.account_id = event.account_id and e.livemode = event.livemode and ${to}
-      returning id, created_at`,
+  });
+  const deliveryJob = step<Record<string, never>, unknown>(`${name}_delivery_job`, (db, _p, own) =>
+    db.$with(own, {}).as(
+      sql`insert into ${jobs} (kind, payload, run_at, max_attempts, dedupe_key, created_at, updated_at)
+        select ${sql.raw(`'${WEBHOOK_DELIVER_JOB}'`)}, jsonb_build_object('deliveryId', d.id), d.created_at,
+          ${sql.raw(String(DELIVERY_MAX_ATTEMPTS))}, 'deliver:' || d.id, d.created_at, d.created_at
+        from ${rowsOf(delivery)} d
+        on conflict do nothing`,
+    ),
   );
-  const deliveryJob$ = db.$with('delivery_job', {}).as(
-    sql`insert into ${jobs} (kind, payload, run_at, max_attempts, dedupe_key, created_at, updated_at)
-      select ${sql.raw(`'${WEBHOOK_DELIVER_JOB}'`)}, jsonb_build_object('deliveryId', delivery.id), delivery.created_at,
-        ${sql.raw(String(DELIVERY_MAX_ATTEMPTS))}, 'deliver:' || delivery.id, delivery.created_at, delivery.created_at
-      from delivery
-      on conflict do nothing`,
-  );
-  return [event$, delivery$, deliveryJob$] as const;
+  return { event, delivery, deliveryJob };
 }
 
-/** The values of `outboxCtes`' placeholders for an event emitted at `now`. */
-export function eventValues(input: EmitEventInput, now: Date) {
+/** The values of `eventSteps`' event for an event emitted at `now`. */
+export function eventValues(input: EmitEventInput, now: Date): EventValues {
   return {
     id: newEventId(),
     accountId: input.accountId,
@@ -125,36 +141,39 @@ export function eventValues(input: EmitEventInput, now: Date) {
     livemode: input.livemode ?? true,
     data: input.data,
     createdAt: now,
-  } satisfies InsertRow<typeof events, typeof EVENT_COLUMNS>;
+  };
 }
 
 /** One statement per kind of recipient: the event, its deliveries and their jobs. */
 function emitStatement(recipients: 'subscribers' | 'endpoint') {
-  return reusable((db) => {
-    const ctes = outboxCtes(db, sql``, recipients);
+  const steps = eventSteps('event', undefined, recipients);
+  const statement = reusable((db) => {
+    const event$ = steps.event.cte(db) as WithSubqueryWithSelection<typeof events._.columns, 'event'>;
     return db
-      .with(...ctes)
+      .with(event$, steps.delivery.cte(db) as never, steps.deliveryJob.cte(db) as never)
       .select()
-      .from(ctes[0]);
+      .from(event$);
   });
+  return { steps, statement };
 }
-const emitToSubscribers = emitStatement('subscribers');
+export const emitToSubscribers = emitStatement('subscribers');
 const emitToEndpoint = emitStatement('endpoint');
-
 /**
  * The outbox. `emitEvent` must be called with the transaction of the change it reports: the event
  * row, one delivery row per subscribed endpoint and the delivery jobs (one statement,
- * `outboxCtes`) commit with that change or not at all. A change written in one statement can
- * carry `outboxCtes` itself instead.
+ * `eventSteps`) commit with that change or not at all. A change written in one statement can
+ * carry `eventSteps` itself instead.
  */
 export function createEventOutbox(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
 
   async function emitEvent(tx: Tx, input: EmitEventInput): Promise<EventRow> {
-    const values = prefixed('event.', eventValues(input, clock.now()));
-    const [row] = input.onlyEndpointId
-      ? await emitToEndpoint(tx, { ...values, endpointId: input.onlyEndpointId })
-      : await emitToSubscribers(tx, values);
+    const values = eventValues(input, clock.now());
+    const { steps, statement } = input.onlyEndpointId ? emitToEndpoint : emitToSubscribers;
+    const [row] = await statement(tx, {
+      ...bind(steps.event, values),
+      ...(input.onlyEndpointId && bind(steps.delivery, { endpointId: input.onlyEndpointId })),
+    });
     return row!;
   }
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client.js';
 import { idempotencyKeys } from '../../db/schema/index.js';
+import { rowsOf, step, type Step } from '../../db/steps.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../errors.js';
 
@@ -79,32 +80,38 @@ function boundOf(body: unknown): BoundResult | null {
 }
 
 /**
- * A claim bound from the operation's own statement, for one written without a transaction
- * (placeholders `claim.accountId`, `claim.scope`, `claim.key`, `claim.claimedAt`; bind them with
- * `prefixed('claim.', claimValues(claim))`):
- * - `heldClaim`: a SELECT that locks the key's row while it is still this claim (FOR UPDATE): the
- *   statement must write only if it returned a row. A retry taking the claim over waits for the
- *   statement to end, and one that got there first leaves no row here (the claim moved on);
- * - `bindOrder(source)`: records `{ orderId: <source>.id }` as `bind` does, for each row of the
- *   CTE `source`.
+ * A claim bound from the operation's own statement, as steps (src/db/steps.ts) of a statement
+ * written without a transaction; both take `claimValues(claim)`:
+ * - `held`: locks the key's row while it is still this claim (FOR UPDATE); the statement must
+ *   write only if it produced a row. A retry taking the claim over waits for the statement to
+ *   end, and one that got there first leaves no row here (the claim moved on);
+ * - `boundOrder(source)`: records `{ orderId: <source>.id }` as `bind` does, for each row of the
+ *   earlier step `source`.
  */
-export const claimWithin = {
-  heldClaim: () => sql`select 1 from ${idempotencyKeys} where ${claimMatches()} for update`,
-  bindOrder: (source: SQL) =>
-    sql`update ${idempotencyKeys}
-      set response_body = jsonb_build_object(${sql.raw(`'${BOUND}'`)}, jsonb_build_object('orderId', ${source}.id))
-      from ${source} where ${claimMatches()}`,
+export const claimSteps = {
+  held: step<ClaimValues, unknown>('held_claim', (db, p, name) =>
+    db.$with(name, {}).as(sql`select 1 from ${idempotencyKeys} where ${claimMatches(p)} for update`),
+  ),
+  boundOrder: (source: Step<object>) =>
+    step<ClaimValues, unknown>('bound_claim', (db, p, name) =>
+      db.$with(name, {}).as(
+        sql`update ${idempotencyKeys}
+          set response_body = jsonb_build_object(${sql.raw(`'${BOUND}'`)}, jsonb_build_object('orderId', s.id))
+          from ${rowsOf(source)} s where ${claimMatches(p)}`,
+      ),
+    ),
 };
 
-function claimMatches(): SQL {
-  const p = (name: keyof IdempotencyClaim) => sql.placeholder(`claim.${name}`);
+type ClaimValues = ReturnType<typeof claimValues>;
+
+function claimMatches(p: (name: keyof ClaimValues) => SQL): SQL {
   return sql`${idempotencyKeys.accountId} = ${p('accountId')}::text and ${idempotencyKeys.scope} = ${p('scope')}::text
     and ${idempotencyKeys.key} = ${p('key')}::text and ${idempotencyKeys.status} = 'in_progress'
     and ${idempotencyKeys.createdAt} = ${p('claimedAt')}::timestamptz`;
 }
 
-/** The values of `claimWithin`'s placeholders. */
-export function claimValues(claim: IdempotencyClaim): Record<string, unknown> {
+/** The values of `claimSteps`' steps. */
+export function claimValues(claim: IdempotencyClaim) {
   return { accountId: claim.accountId, scope: claim.scope, key: claim.key, claimedAt: claim.claimedAt };
 }
 

@@ -1,6 +1,5 @@
-import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { fulfillmentAttempts, orders } from '../../db/schema/index.js';
+import type { fulfillmentAttempts } from '../../db/schema/index.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { AppError } from '../errors.js';
 import type { OrderService } from './orders.service.js';
@@ -21,11 +20,7 @@ export function createOrderAdmin(deps: { db: Db; audit: AuditService; orders: Or
 
   async function view(orderId: string): Promise<AdminOrderView> {
     const order = await fulfillment.loadOrder(orderId);
-    const attempts = await db
-      .select()
-      .from(fulfillmentAttempts)
-      .where(eq(fulfillmentAttempts.orderId, orderId))
-      .orderBy(asc(fulfillmentAttempts.attempt));
+    const attempts = await service.repository.attemptsOf(orderId);
     return { order, esims: await fulfillment.esimsOfOrder(order), attempts };
   }
 
@@ -66,10 +61,10 @@ export function createOrderAdmin(deps: { db: Db; audit: AuditService; orders: Or
       }),
     );
     if (!refunded) {
-      const [current] = await db.select({ status: orders.status }).from(orders).where(eq(orders.id, orderId));
+      const current = await service.repository.statusOf(orderId);
       throw new AppError(
         'INVALID_STATE',
-        `Only PROCESSING orders can be refunded; this one is ${current?.status ?? before.status}`,
+        `Only PROCESSING orders can be refunded; this one is ${current ?? before.status}`,
       );
     }
     return view(orderId);

@@ -62,3 +62,21 @@ export function systemTicketMail(input: {
     `Account: ${input.accountId}\nOrder: ${input.orderId}\n\n${input.message}\n`;
   return { to: input.to, subject: `[system ticket] ${input.subject}`, text };
 }
+
+/**
+ * The system ticket opened when an order's eSIM could not be issued yet. The customer sees it,
+ * so it says what happens next and never carries the provider's error text (operators find that
+ * in the order's fulfillment attempts).
+ */
+export function delayedOrderTicket(order: { orderNumber: string; amountCents: number }): {
+  subject: string;
+  message: string;
+} {
+  return {
+    subject: `eSIM for order ${order.orderNumber} is delayed`,
+    message:
+      `We could not issue the eSIM for order ${order.orderNumber} yet. Your payment of ` +
+      `${(order.amountCents / 100).toFixed(2)} USD is safe: we retry automatically, and if the eSIM ` +
+      `cannot be issued the full amount is returned to your wallet. Please do not pay again.`,
+  };
+}

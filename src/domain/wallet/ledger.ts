@@ -1,7 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Tx } from '../../db/client.js';
+import type { DbOrTx, Tx } from '../../db/client.js';
 import { assertCents } from '../../lib/money.js';
 import { newId } from '../../lib/ids.js';
+import { rowsOf as rowsOfStep, step } from '../../db/steps.js';
 import { AppError } from '../errors.js';
 
 export type WalletTransactionKind = 'deposit' | 'withdrawal' | 'purchase' | 'refund';
@@ -71,7 +72,7 @@ export function rowsOf<T>(result: unknown): T[] {
 }
 
 /**
- * The writer of wallet balances and ledger rows (with `purchaseWithin` below, which writes a
+ * The writer of wallet balances and ledger rows (with `purchaseSteps` below, which writes a
  * purchase from another area's statement); the wallet's posting functions (./postings.ts) are
  * its only callers in the service. Must be called inside the caller's
  * transaction so that the balance change, its ledger row and the business change (order,
@@ -100,33 +101,8 @@ export async function postLedgerEntry(
   const signed = credit ? entry.amountCents : -entry.amountCents;
   const id = newId('wtx');
   const livemode = entry.livemode ?? true;
-  const { balance, threshold } = modeColumns(livemode);
-  // A credit never takes the balance beyond Number.MAX_SAFE_INTEGER cents: the column is read as
-  // a JS number, and past that it would silently lose cents.
-  const at = entry.at.toISOString();
-  const fits = credit
-    ? sql`${balance} <= ${Number.MAX_SAFE_INTEGER - entry.amountCents}::bigint`
-    : sql`${balance} >= ${entry.amountCents}::bigint`;
-
-  const [posted] = rowsOf<PostedRow>(
-    await tx.execute(sql`
-      with moved as (
-        update accounts set ${balance} = ${balance} + ${signed}::bigint, updated_at = ${at}::timestamptz
-        where id = ${entry.accountId} and ${fits}
-        returning ${balance} as balance, ${threshold} as threshold
-      ), ins as (
-        insert into wallet_transactions
-          (id, account_id, kind, amount_cents, balance_after_cents, description, order_id, payment_id,
-           reference, created_at, livemode)
-        select ${id}::text, ${entry.accountId}::text, ${entry.kind}::text, ${signed}::bigint, moved.balance,
-          ${entry.description ?? ''}::text, ${entry.orderId ?? null}::text, ${entry.paymentId ?? null}::text,
-          ${entry.reference}::text, ${at}::timestamptz, ${livemode}::boolean
-        from moved
-        on conflict (reference) do nothing
-        returning id
-      )
-      select moved.balance, moved.threshold, (select count(*) from ins) as inserted from moved`),
-  );
+  const { balance } = modeColumns(livemode);
+  const [posted] = rowsOf<PostedRow>(await tx.execute(postingStatement(entry, id)));
 
   if (posted && Number(posted.inserted) === 1) {
     const after = Number(posted.balance);
@@ -159,42 +135,100 @@ export async function postLedgerEntry(
 }
 
 /**
- * A purchase posted by another area's statement, as two data-modifying CTEs to put in its WITH:
- * `moved` (the balance change; one row when it happened) and `posted` (its ledger row, from
- * `moved`). The caller writes its own rows from `moved` too, so the business change and its
- * money commit in one statement, without a transaction around it.
- *
- * It moves money only where `postLedgerEntry` would have done exactly the same and nothing more:
- * the balance covers the amount, the debit takes the balance across no low-balance threshold (the
- * observer would have to run), and `onlyIf` (the caller's own condition) holds. Otherwise nothing
- * is written and the caller takes the general path (`chargePurchase` in a transaction). The
- * reference must be new (a fresh order's): a taken one fails the whole statement.
- *
- * Built for a statement built once (src/db/reusable.ts): placeholders `ledger.id`,
- * `ledger.accountId`, `ledger.amountCents` (positive), `ledger.reference`, `ledger.description`,
- * `ledger.orderId`, `ledger.at`; bind them with `prefixed('ledger.', purchaseValues(…))`.
+ * The posting's statement: a conditional UPDATE of the balance and, from its result, the INSERT
+ * of the ledger row with the balance after it (ON CONFLICT (reference) DO NOTHING). A credit never
+ * takes the balance beyond Number.MAX_SAFE_INTEGER cents: the column is read as a JS number, and
+ * past that it would silently lose cents. Exported for the SQL snapshots (sql/).
  */
-export function purchaseWithin(livemode: boolean, onlyIf: SQL): { moved: SQL; posted: SQL } {
-  const p = (name: keyof PurchaseValues) => sql.placeholder(`ledger.${name}`);
+export function postingStatement(entry: LedgerEntry, id: string): SQL {
+  const credit = CREDIT_KINDS.has(entry.kind);
+  const signed = credit ? entry.amountCents : -entry.amountCents;
+  const livemode = entry.livemode ?? true;
   const { balance, threshold } = modeColumns(livemode);
-  const amount = sql`${p('amountCents')}::bigint`;
-  return {
-    moved: sql`update accounts set ${balance} = ${balance} - ${amount}, updated_at = ${p('at')}::timestamptz
-      where id = ${p('accountId')}::text and ${balance} >= ${amount}
-        and (${balance} < ${threshold} or ${balance} - ${amount} >= ${threshold})
-        and ${onlyIf}
-      returning ${balance} as balance`,
-    posted: sql`insert into wallet_transactions
+  const at = entry.at.toISOString();
+  const fits = credit
+    ? sql`${balance} <= ${Number.MAX_SAFE_INTEGER - entry.amountCents}::bigint`
+    : sql`${balance} >= ${entry.amountCents}::bigint`;
+  return sql`
+    with moved as (
+      update accounts set ${balance} = ${balance} + ${signed}::bigint, updated_at = ${at}::timestamptz
+      where id = ${entry.accountId} and ${fits}
+      returning ${balance} as balance, ${threshold} as threshold
+    ), ins as (
+      insert into wallet_transactions
         (id, account_id, kind, amount_cents, balance_after_cents, description, order_id, payment_id,
          reference, created_at, livemode)
-      select ${p('id')}::text, ${p('accountId')}::text, 'purchase', -${amount}, moved.balance,
-        ${p('description')}::text, ${p('orderId')}::text, null, ${p('reference')}::text,
-        ${p('at')}::timestamptz, ${livemode}
-      from moved`,
+      select ${id}::text, ${entry.accountId}::text, ${entry.kind}::text, ${signed}::bigint, moved.balance,
+        ${entry.description ?? ''}::text, ${entry.orderId ?? null}::text, ${entry.paymentId ?? null}::text,
+        ${entry.reference}::text, ${at}::timestamptz, ${livemode}::boolean
+      from moved
+      on conflict (reference) do nothing
+      returning id
+    )
+    select moved.balance, moved.threshold, (select count(*) from ins) as inserted from moved`;
+}
+
+/**
+ * A purchase as steps of another operation's statement (src/db/steps.ts), for an order placed in
+ * one statement: `moved` (the balance change, one row when it happened, with the balance after,
+ * the mode's threshold and the amount) and `posted` (its ledger row, from `moved`). The caller
+ * writes its own rows from `moved`, so the business change and its money commit together.
+ *
+ * It moves money only when the balance covers the amount and `gate` (the caller's condition, e.g.
+ * `produced(earlierStep)`) holds; otherwise nothing is written. The reference must be new (a
+ * fresh order's): a taken one fails the whole statement. `crossedThreshold` and `walletData` let
+ * the caller announce the crossing of the low-balance threshold from the same statement, as the
+ * ledger observer does for postings in a transaction. Both steps take `purchaseValues(…)`.
+ */
+export function purchaseSteps(livemode: boolean, gate: SQL) {
+  const { balance, threshold } = modeColumns(livemode);
+  const moved = step<PurchaseValues, unknown>('moved', (db, p, name) => {
+    const amount = sql`${p('amountCents')}::bigint`;
+    return db.$with(name, {}).as(
+      sql`update accounts set ${balance} = ${balance} - ${amount}, updated_at = ${p('at')}::timestamptz
+        where id = ${p('accountId')}::text and ${balance} >= ${amount} and ${gate}
+        returning ${balance} as balance, ${threshold} as threshold, ${amount} as amount`,
+    );
+  });
+  const posted = step<PurchaseValues, unknown>('posted', (db, p, name) =>
+    db.$with(name, {}).as(
+      sql`insert into wallet_transactions
+          (id, account_id, kind, amount_cents, balance_after_cents, description, order_id, payment_id,
+           reference, created_at, livemode)
+        select ${p('id')}::text, ${p('accountId')}::text, 'purchase', -m.amount, m.balance,
+          ${p('description')}::text, ${p('orderId')}::text, null, ${p('reference')}::text,
+          ${p('at')}::timestamptz, ${livemode}
+        from ${rowsOfStep(moved)} m`,
+    ),
+  );
+  return {
+    moved,
+    posted,
+    /** Over a row of `moved`: this debit took the balance from ≥ threshold to below it. */
+    crossedThreshold: sql`balance < threshold and balance + amount >= threshold`,
+    /**
+     * Over a row of `moved`: the Wallet as `presentPartnerWallet` presents it (the
+     * wallet.low_balance data); test/http/partner/events.test.ts holds the two equal.
+     */
+    walletData: sql`jsonb_build_object('balanceUsd', round(balance / 100.0, 2), 'currency', 'USD',
+      'lowBalanceThreshold', round(threshold / 100.0, 2))`,
   };
 }
 
-/** The values of `purchaseWithin`'s placeholders. */
+/** The balance of the account's wallet of this mode, in cents; undefined for no such account. */
+export async function balanceOf(
+  db: DbOrTx,
+  accountId: string,
+  livemode: boolean,
+): Promise<number | undefined> {
+  const { balance } = modeColumns(livemode);
+  const [row] = rowsOf<{ balance: string | number }>(
+    await db.execute(sql`select ${balance} as balance from accounts where id = ${accountId}`),
+  );
+  return row ? Number(row.balance) : undefined;
+}
+
+/** The values of `purchaseSteps`' steps. */
 export type PurchaseValues = {
   id: string;
   accountId: string;

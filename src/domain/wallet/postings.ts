@@ -3,14 +3,14 @@ import { newId } from '../../lib/ids.js';
 import { assertCents } from '../../lib/money.js';
 import { postLedgerEntry, type LedgerObserver, type LedgerResult, type PurchaseValues } from './ledger.js';
 
-export { purchaseWithin } from './ledger.js';
+export { purchaseSteps } from './ledger.js';
 
 /**
  * The wallet's postings: every change of a balance (live `accounts.wallet_balance_cents` or the
  * test wallet's `accounts.test_wallet_balance_cents`) is one of these functions, which writes the
  * balance change and its ledger row together in the caller's transaction. Orders, payments, test
  * mode and the operator wallet route call them; nothing else writes ledger rows or balances,
- * except `purchaseWithin` (from ./ledger.ts, with `purchaseValues`): the same purchase posting as
+ * except `purchaseSteps` (from ./ledger.ts, with `purchaseValues`): the same purchase posting as
  * CTEs of the order's own statement, for the usual wallet order placed in one statement.
  *
  * The database enforces each kind's sign (migration 0002): purchase and withdrawal negative,
@@ -78,7 +78,7 @@ export function chargePurchase(
 }
 
 /**
- * The values of `purchaseWithin` (./ledger.ts) for an order's charge: the posting
+ * The values of `purchaseSteps` (./ledger.ts) for an order's charge: the posting
  * `chargePurchase` would write, for a caller that writes it within its own statement.
  */
 export function purchaseValues(order: OrderMoney, at: Date): PurchaseValues {

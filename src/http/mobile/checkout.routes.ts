@@ -116,9 +116,7 @@ export async function checkoutRoutes(
         paymentMethod: body.paymentMethod,
         successUrl: body.successUrl,
         cancelUrl: body.cancelUrl,
-        idempotency: held
-          ? { claim: held.claim, bind: (tx, order) => held.bind(tx, { orderId: order.id }) }
-          : undefined,
+        idempotency: held ? { claim: held.claim } : undefined,
       });
       return checkoutResponse(placed);
     },

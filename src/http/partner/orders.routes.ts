@@ -157,9 +157,7 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
         topUpIccid: request.body.iccid,
         paymentMethod: 'wallet',
         livemode: request.livemode,
-        idempotency: held
-          ? { claim: held.claim, bind: (tx, order) => held.bind(tx, { orderId: order.id }) }
-          : undefined,
+        idempotency: held ? { claim: held.claim } : undefined,
       });
       return reply.code(201).send(presentPartnerOrder(placed.order, placed.esims, baseUrl));
     },

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Db, Tx } from '../../db/client.js';
+import type { Db } from '../../db/client.js';
 import { AppError, isAppError } from '../../domain/errors.js';
 import {
   createIdempotencyStore,
@@ -25,9 +25,10 @@ export { canonicalJson, IDEMPOTENCY_WINDOW_MS } from '../../domain/idempotency/s
  *   IDEMPOTENCY_KEY_IN_USE); another body → 409 IDEMPOTENCY_KEY_REUSED;
  * - the response is stored as sent, business errors included (4xx, FULFILLMENT_FAILED 502); any
  *   other 5xx (a thrown error) releases the key so the client can try again;
- * - the handler may bind what it committed (`request.idempotency?.bind(tx, { orderId })`) in its
- *   own transaction: a retry that takes over a claim whose process died (older than the lease,
- *   60 s) then answers from it through the route's `recover` instead of running again.
+ * - the handler binds what it committed to the claim in the same statement (the order's own,
+ *   `claimSteps` in src/domain/idempotency/store.ts): a retry that takes over a claim whose
+ *   process died (older than the lease, 60 s) then answers from it through the route's `recover`
+ *   instead of running again.
  */
 export interface IdempotentResponse {
   statusCode: number;
@@ -54,10 +55,8 @@ export interface IdempotencyRouteOptions {
 
 /** Set on a request holding a claim. */
 export interface RequestIdempotency {
-  /** The claim held, for an operation that binds it in its own statement (claimWithin). */
+  /** The claim held, for an operation that binds it in its own statement (claimSteps). */
   claim: IdempotencyClaim;
-  /** Records what the request committed, inside that transaction (throws if the claim was lost). */
-  bind(tx: Tx, bound: BoundResult): Promise<void>;
 }
 
 interface HeldClaim extends RequestIdempotency {
@@ -155,11 +154,7 @@ export function installIdempotency(
         else await keys.release(acquired.claim);
         return reply.code(recovered.statusCode).send(recovered.body);
       }
-      const held: HeldClaim = {
-        claim: acquired.claim,
-        settled: false,
-        bind: (tx, bound) => keys.bind(tx, acquired.claim, bound),
-      };
+      const held: HeldClaim = { claim: acquired.claim, settled: false };
       request.idempotency = held;
     };
 

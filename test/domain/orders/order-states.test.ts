@@ -126,7 +126,7 @@ describe('order state transitions', () => {
     await expectLedgerInvariant(c.container);
   });
 
-  it('a provider repeating a stored profile: the one-statement completion writes nothing, the transaction completes the order once', async () => {
+  it('a provider repeating another order\'s profile: nothing is stored, the attempt fails and is retried', async () => {
     providerUp = true;
     const first = await c.container.orders.placeOrder({
       accountId: (await createUser(c.container, { balanceCents: price })).id,
@@ -141,7 +141,13 @@ describe('order state transitions', () => {
     answer = (issued) => [{ ...issued[0]!, providerRef: repeated.providerRef }, ...issued.slice(1)];
     try {
       const result = await c.container.orders.fulfillment.attempt(orderId, 'job');
-      expect(result).toMatchObject({ ok: true, order: { status: 'COMPLETED', fulfillmentAttempts: 2 } });
+      // Never COMPLETED without its eSIM: the job retries, and refunds when retries run out.
+      expect(result).toMatchObject({
+        ok: false,
+        retryable: true,
+        order: { status: 'PROCESSING', fulfillmentAttempts: 2 },
+      });
+      expect((result as { error: Error }).error.message).toMatch(/already stored for another order/);
     } finally {
       answer = undefined;
     }
@@ -149,7 +155,8 @@ describe('order state transitions', () => {
       .select()
       .from(fulfillmentAttempts)
       .where(eq(fulfillmentAttempts.orderId, orderId));
-    expect(attempts.map((a) => a.outcome).sort()).toEqual(['failure', 'success']);
+    expect(attempts.map((a) => a.outcome)).toEqual(['failure', 'failure']);
+    expect(await c.container.db.select().from(esims).where(eq(esims.orderId, orderId))).toEqual([]);
     // The earlier order's eSIM is untouched.
     const [still] = await c.container.db.select().from(esims).where(eq(esims.id, repeated.id));
     expect(still!.orderId).toBe(first.order.id);

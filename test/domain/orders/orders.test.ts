@@ -165,7 +165,7 @@ describe('order service', () => {
         planId: plan.id,
         quantity: 1,
         paymentMethod: 'wallet',
-        idempotency: { claim, bind: (tx, order) => store.bind(tx, claim, { orderId: order.id }) },
+        idempotency: { claim },
       });
     const acquire = async (key: string) => {
       const acquired = await store.acquire({ accountId: user.id, scope: 'test.orders', key }, { key });
