@@ -3,6 +3,7 @@
  *   1. openapi/{mobile,partner,admin}.json   from the route schemas      (scripts/dump-openapi.ts)
  *   2. web/src/api/mobile.d.ts                from openapi/mobile.json    (scripts/web-api-types.ts)
  *   3. sdk/src/generated/partner.ts           from openapi/partner.json   (sdk: npm run generate)
+ *   4. sql/*.sql                              the hot statements' SQL     (scripts/sql-snapshots.ts)
  *
  *   npm run generate          # rewrite them all
  *   npm run generate:check    # CI: exit 1 naming every stale one; nothing is written
@@ -31,6 +32,11 @@ const steps: Array<{ artefact: string; command: string[]; cwd: string }> = [
     artefact: 'sdk/src/generated/partner.ts',
     command: ['npm', 'run', '--silent', check ? 'generate:check' : 'generate'],
     cwd: join(root, 'sdk'),
+  },
+  {
+    artefact: 'sql/*.sql',
+    command: ['npx', 'tsx', 'scripts/sql-snapshots.ts', ...(check ? ['--check'] : [])],
+    cwd: root,
   },
 ];
 
