@@ -35,6 +35,10 @@ export interface BenchContext {
   databaseUrl?: string;
   /** A free port of the bench's range (BENCH_PORT_BASE…+99) for a reference server. */
   nextPort(): number;
+  /** Measured seconds of the orders' open-loop runs at half load (BENCH_HALF_LOAD_SECONDS). */
+  halfLoadSeconds: number;
+  /** The longest wait for a quiet service (BENCH_QUIET_MAX_MS; 0: none), for waitUntilQuiet. */
+  quietMaxMs: number;
   /** Scratch directory of this run. */
   tmpDir: string;
   log(message: string): void;

@@ -148,9 +148,9 @@ export function processTree(pid: number): number[] {
   return tree;
 }
 
-function sumOverTree(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+function sumOverTree(pid: number, field: 'VmRSS' | 'VmHWM', tree = processTree(pid)): number {
   let total = 0;
-  for (const p of processTree(pid)) {
+  for (const p of tree) {
     try {
       total += statusFieldMb(p, field);
     } catch {
@@ -170,12 +170,19 @@ export function treePeakRssMb(pid: number): number {
   return sumOverTree(pid, 'VmHWM');
 }
 
-/** Samples a process tree's RSS every `intervalMs` until stopped; returns the highest sample. */
-export function sampleRss(pid: number, intervalMs = 100): { stop(): number } {
-  let peak = treeRssMb(pid);
+/**
+ * Samples a process tree's RSS every `intervalMs` until stopped; returns the highest sample.
+ * `fixedTree`: the tree is listed once, at the start. Listing it reads every /proc entry (4–13 ms
+ * here), a stall of this process's event loop every sample; an open-loop run, which times each
+ * request from when it was due, would count those stalls as the service's latency.
+ */
+export function sampleRss(pid: number, intervalMs = 100, fixedTree = false): { stop(): number } {
+  const tree = fixedTree ? processTree(pid) : undefined;
+  const sample = () => sumOverTree(pid, 'VmRSS', tree ?? processTree(pid));
+  let peak = sample();
   const timer = setInterval(() => {
     try {
-      peak = Math.max(peak, treeRssMb(pid));
+      peak = Math.max(peak, sample());
     } catch {
       // The process is gone; keep the peak seen so far.
     }

@@ -13,7 +13,7 @@ export interface BenchReport {
   loadAverage: { start: number[]; end: number[] };
   /** What the host's JavaScript, system calls and loopback cost at start and end (bench/host.ts). */
   host?: { start: HostCost; end: HostCost };
-  settings: LoadSettings & { partners: number; databases: string[]; redis: boolean };
+  settings: LoadSettings & { halfLoadSeconds: number; partners: number; databases: string[]; redis: boolean };
   rows: BenchRow[];
 }
 

@@ -16,7 +16,8 @@
  *    last module left; a wait over 2 s is a row of the table).
  *
  * Knobs: BENCH_CONNECTIONS (32), BENCH_DURATION seconds (5), BENCH_WARMUP seconds (2),
- * BENCH_ROUNDS (2: a scenario and its reference alternate, ABBA), BENCH_PARTNERS (64), BENCH_STARTS (3), BENCH_PORT_BASE (4600: the service and the references
+ * BENCH_ROUNDS (2: a scenario and its reference alternate, ABBA), BENCH_HALF_LOAD_SECONDS (10: the
+ * orders' open-loop runs at half load), BENCH_PARTNERS (64), BENCH_STARTS (3), BENCH_PORT_BASE (4600: the service and the references
  * use ports BASE…BASE+99), BENCH_REDIS_URL (unset = in-process rate-limit counters),
  * BENCH_MODULES (comma list of module names, default all), BENCH_QUIET_MAX_MS (120 000: the longest
  * wait for a quiet service before a module; 0: none).
@@ -63,6 +64,7 @@ const settings: LoadSettings = {
   durationSeconds: intEnv('BENCH_DURATION', 5),
   warmupSeconds: intEnv('BENCH_WARMUP', 2),
 };
+const halfLoadSeconds = Math.max(1, intEnv('BENCH_HALF_LOAD_SECONDS', 10));
 const partnerCount = intEnv('BENCH_PARTNERS', 64);
 const starts = Math.max(1, intEnv('BENCH_STARTS', 3));
 const rounds = Math.max(1, intEnv('BENCH_ROUNDS', 2));
@@ -98,8 +100,11 @@ async function benchDatabase(database: BenchDatabaseKind): Promise<BenchRow[]> {
     log(`${database}: migrating and seeding ${partnerCount} partners …`);
     const seed = await prepare(env, tmpDir, {
       partners: partnerCount,
+      // The open-loop runs send at most half the closed loop's rate, 1 s of warm-up included.
       ordersPerPartner: Math.ceil(
-        (16 * (settings.durationSeconds + settings.warmupSeconds) * MAX_ORDERS_PER_SECOND) / partnerCount,
+        ((16 * (settings.durationSeconds + settings.warmupSeconds) + halfLoadSeconds + 1) *
+          MAX_ORDERS_PER_SECOND) /
+          partnerCount,
       ),
     });
     const startTimes: number[] = [];
@@ -137,6 +142,8 @@ async function benchDatabase(database: BenchDatabaseKind): Promise<BenchRow[]> {
         seed,
         databaseUrl: pg?.url,
         nextPort,
+        halfLoadSeconds,
+        quietMaxMs,
         tmpDir,
         log,
       };
@@ -189,7 +196,13 @@ async function main(): Promise<void> {
   const file = writeReport({
     loadAverage: { start: startLoad, end: endLoad },
     host: { start: startHost, end: endHost },
-    settings: { ...settings, partners: partnerCount, databases, redis: Boolean(process.env.BENCH_REDIS_URL) },
+    settings: {
+      ...settings,
+      halfLoadSeconds,
+      partners: partnerCount,
+      databases,
+      redis: Boolean(process.env.BENCH_REDIS_URL),
+    },
     rows,
   });
   process.stdout.write(`written to ${file}\n`);
