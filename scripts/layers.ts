@@ -16,7 +16,9 @@
  * - http reaches providers and the container only through what the container hands it: it may
  *   import their *types* (`import type`, e.g. the Container, a provider's SandboxView), no values;
  * - the worker process (worker.ts) runs no HTTP app, so it imports nothing from http/;
- * - the entry points do not import each other (lifecycle.ts is their shared helper).
+ * - the entry points do not import each other (lifecycle.ts is their shared helper);
+ * - the domain imports no eSIM provider's adapter (providers/esim/<vendor>/), only the contract
+ *   (providers/esim/types.ts) and the built-in sandbox that test mode runs.
  * jobs/ is queue infrastructure below the domain: the domain registers handlers into it and
  * enqueues through it; jobs/ knows no domain module.
  */
@@ -48,6 +50,12 @@ export const BANS: Array<{ from: RegExp; to: RegExp; why: string }> = [
     from: /^(main|worker|reconcile)\.ts$/,
     to: /^(main|worker|reconcile)\.ts$/,
     why: 'entry points do not import each other',
+  },
+  {
+    // The built-in sandbox is the exception: test mode runs it itself (domain/testmode).
+    from: /^domain\//,
+    to: /^providers\/esim\/(?!sandbox\/)[^/]+\//,
+    why: 'the domain sees eSIM providers through their contract (providers/esim/types.ts), not an adapter',
   },
 ];
 

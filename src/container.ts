@@ -17,7 +17,7 @@ import { createOrderService } from './domain/orders/orders.service.js';
 import { registerOrderJobs } from './domain/orders/order-jobs.js';
 import { createOrderAdmin } from './domain/orders/order-admin.js';
 import { createOrderPaymentHandler } from './domain/orders/order-payments.js';
-import { createEsimProvider } from './providers/esim/registry.js';
+import { createEsimProviders, type EsimProviderRegistry } from './providers/esim/registry.js';
 import { createSandboxEsimControls } from './providers/esim/sandbox/profiles.js';
 import { createTestModeEsimProvider } from './domain/testmode/test-provider.js';
 import { createTestModeService } from './domain/testmode/testmode.service.js';
@@ -28,6 +28,7 @@ import { createWalletService } from './domain/wallet/wallet.service.js';
 import { createEventOutbox } from './domain/events/outbox.js';
 import { createPartnerEvents } from './domain/events/partner-events.js';
 import { createProviderNotifications } from './domain/events/provider-notifications.js';
+import { createEsimWebhooks } from './domain/events/esim-webhooks.js';
 import { createWebhooksService } from './domain/webhooks/webhooks.service.js';
 import type { RandomSource } from './domain/webhooks/retry-policy.js';
 import type { Resolver } from './domain/webhooks/ssrf.js';
@@ -55,6 +56,12 @@ export interface ContainerDeps {
   database: Database;
   clock: Clock;
   log: Logger;
+  /**
+   * Replaces the eSIM providers the configuration selects (src/providers/esim/registry.ts), given
+   * them: a provider is anything implementing the contract of src/providers/esim/types.ts, and
+   * nothing else in the container, the domain or http/ names one (test/providers/second-provider.test.ts).
+   */
+  esimProviders?: (configured: EsimProviderRegistry) => EsimProviderRegistry;
 }
 
 /** Database, clock, log, job queue, metrics, Redis; plus audit and mail, which every area uses. */
@@ -150,20 +157,29 @@ function buildAccounts({ config, db, clock, queue, log, audit, mailer, jobHandle
 type Accounts = ReturnType<typeof buildAccounts>;
 
 /**
- * eSIM providers: the configured one, the sandbox for test-mode orders, and the sandbox's operator
- * controls (admin API) when ESIM_PROVIDER is the sandbox.
+ * eSIM providers: the configured one, every one whose webhooks are received, the sandbox for
+ * test-mode orders, and the sandbox's operator controls (admin API) when ESIM_PROVIDER is the
+ * sandbox. `esimWebhooks` hands inbound webhooks to the provider they name.
  */
-function buildEsimProviders({ config, db, clock }: Infrastructure, { providerNotifications }: Events) {
+function buildEsimProviders(
+  { config, db, clock, jobHandlers }: Infrastructure,
+  { providerNotifications }: Events,
+  replace: ContainerDeps['esimProviders'],
+) {
   const { sandboxNotify: notify, sandboxNotifyWithin: notifyWithin } = providerNotifications;
+  const configured = createEsimProviders(config, { db, clock, notify, notifyWithin });
+  const registry = replace ? replace(configured) : configured;
   const providers = {
-    esim: createEsimProvider(config, { db, clock, notify, notifyWithin }),
+    ...registry,
     /** Test-mode orders (svc_test_sk_ keys): always the sandbox, see docs/partner-reference.md "Test mode". */
     testEsim: createTestModeEsimProvider({ db, clock, latencyMs: config.sandbox.esimLatencyMs }),
   };
+  const esimWebhooks = createEsimWebhooks({ providers, notifications: providerNotifications });
+  esimWebhooks.registerJobs(jobHandlers);
   // Usage changes "send" DATA_USAGE / ESIM_STATUS webhooks like eSIM Access does.
   const sandboxEsim =
     config.esimProvider === 'sandbox' ? createSandboxEsimControls({ db, clock, notify }) : undefined;
-  return { providers, sandboxEsim };
+  return { providers, esimWebhooks, sandboxEsim };
 }
 type EsimProviders = ReturnType<typeof buildEsimProviders>;
 
@@ -321,7 +337,7 @@ export function createContainer(deps: ContainerDeps) {
   const infra = buildInfrastructure(deps);
   const events = buildEvents(infra);
   const accounts = buildAccounts(infra);
-  const esim = buildEsimProviders(infra, events);
+  const esim = buildEsimProviders(infra, events, deps.esimProviders);
   const catalog = buildCatalog(infra, esim);
   const payments = buildPayments(infra, events, catalog);
   const orders = buildOrders(infra, { events, esim, catalog, accounts, payments });

@@ -8,7 +8,10 @@ export interface WebhooksConfig {
   webhooks: {
     /** WEBHOOK_ALLOW_PRIVATE_URLS: http and private/loopback targets allowed (development, tests). */
     allowPrivateUrls: boolean;
-    /** ESIMACCESS_WEBHOOK_TOKEN: secret path segment of POST /webhooks/esimaccess/<token>; unset = route off. */
+    /**
+     * ESIMACCESS_WEBHOOK_TOKEN: secret path segment of POST /webhooks/esim/esimaccess/<token> (and of
+     * its alias /webhooks/esimaccess/<token>); unset = both answer 404.
+     */
     esimAccessToken: string | undefined;
     /** ESIMACCESS_WEBHOOK_IPS: peer addresses allowed to call it; empty = any. */
     esimAccessAllowedIps: string[];

@@ -92,9 +92,19 @@ export function serializeError(err: Error): SerializedError {
   return scrubbed as SerializedError;
 }
 
-/** Query values that are secrets when they appear in a URL (reset links, QR tokens). */
+/**
+ * Inbound provider webhooks carry their secret as the path segment after the provider
+ * (`/webhooks/esim/<provider>/<token>`, or an alias `/webhooks/<alias>/<token>`).
+ */
+const WEBHOOK_PATH_TOKEN = /^(\/webhooks\/(?:esim\/[^/?#]+\/|[^/?#]+\/))[^/?#]+/;
+
+/** Query values that are secrets when they appear in a URL (reset links, QR tokens), and webhook path tokens. */
 function redactUrl(url: string): string {
-  return redactQuery(url.replace(/([?&](?:token|key|api_key)=)[^&]*/gi, '$1[REDACTED]'));
+  return redactQuery(
+    url
+      .replace(WEBHOOK_PATH_TOKEN, '$1[REDACTED]')
+      .replace(/([?&](?:token|key|api_key)=)[^&]*/gi, '$1[REDACTED]'),
+  );
 }
 
 /** pino options of every process: level, redaction, and the request and error serializers. */

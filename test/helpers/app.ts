@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../src/config/index.js';
-import { createContainer, type Container } from '../../src/container.js';
+import { createContainer, type Container, type ContainerDeps } from '../../src/container.js';
 import type { Database } from '../../src/db/client.js';
 import { buildApp } from '../../src/http/app.js';
 import { ManualClock } from '../../src/lib/clock.js';
@@ -28,6 +28,8 @@ export interface TestAppOptions extends TestReplacements {
   configure?: (container: Container) => void;
   /** Fastify's request logging at this level (to a sink); default: no logger. */
   logLevel?: string;
+  /** The eSIM providers, instead of the configured ones (createContainer's option). */
+  esimProviders?: ContainerDeps['esimProviders'];
 }
 
 export { freshDatabase } from './database.js';
@@ -41,7 +43,13 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const database = shared ? shared.database : fresh!.database;
   // As main does: the container first, then the HTTP app on it. The test app owns its container,
   // so closing the app (t.close() or t.app.close()) also stops its worker and Redis client.
-  const container = createContainer({ config, database, clock, log: silentLogger });
+  const container = createContainer({
+    config,
+    database,
+    clock,
+    log: silentLogger,
+    esimProviders: options.esimProviders,
+  });
   applyReplacements(container, options);
   options.configure?.(container);
   const app = await buildApp({

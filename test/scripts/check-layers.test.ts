@@ -67,6 +67,27 @@ describe('layer check (npm run check:layers)', () => {
     expect(checkLayers({ 'http/types.ts': ['container.ts'] }, () => false)).toHaveLength(1);
   });
 
+  it('keeps the domain off eSIM provider adapters: only the contract and the sandbox', () => {
+    const graph = {
+      'domain/events/provider-notifications.ts': [
+        'providers/esim/types.ts',
+        'providers/esim/sandbox/profiles.ts',
+        'providers/esim/esimaccess/client.ts',
+        'providers/esim/acme/webhooks.ts',
+      ],
+      'domain/testmode/test-provider.ts': ['providers/esim/sandbox/catalogue.ts'],
+      'container.ts': ['providers/esim/esimaccess/index.ts'],
+      'providers/esim/sandbox/index.ts': ['providers/esim/esimaccess/webhooks.ts'],
+    };
+    expect(checkLayers(graph, () => false)).toEqual([
+      expect.objectContaining({
+        to: 'providers/esim/esimaccess/client.ts',
+        why: expect.stringMatching(/contract/),
+      }),
+      expect.objectContaining({ to: 'providers/esim/acme/webhooks.ts' }),
+    ]);
+  });
+
   it('fails on the planted cycle and violations of a fixture tree, and names each', async () => {
     const result = await promisify(execFile)(
       process.execPath,

@@ -7,22 +7,10 @@ import { insertJobFrom, jobRow, type JobQueue } from '../../jobs/queue.js';
 import type { JobHandlers } from '../../jobs/worker.js';
 import type { Clock } from '../../lib/clock.js';
 import { randomBase62 } from '../../lib/crypto.js';
-import { esimAccessUnits } from '../../providers/esim/esimaccess/client.js';
-import { mapEsimAccessStatus } from '../../providers/esim/esimaccess/profiles.js';
-import { AppError } from '../errors.js';
+import type { SandboxNotification } from '../../providers/esim/sandbox/profiles.js';
+import type { EsimNotice, EsimNotification, NotifiedEsim } from '../../providers/esim/types.js';
 import type { EsimRow } from '../orders/ports.js';
 import type { PartnerEvents } from './partner-events.js';
-
-/**
- * An eSIM Access webhook body (shared/research/providers-and-peers.md §2.11):
- * `{ notifyType, notifyId, eventGenerateTime, content: {…} }`. The sandbox provider emits the same.
- */
-export interface EsimAccessNotification {
-  notifyType: string;
-  notifyId?: string;
-  eventGenerateTime?: string;
-  content?: Record<string, unknown>;
-}
 
 export type NotificationOutcome =
   | 'duplicate'
@@ -38,12 +26,6 @@ export type NotificationOutcome =
 export const ESIM_ORDER_READY_JOB = 'esim.order-ready';
 export const SANDBOX_NOTIFY_JOB = 'sandbox.esim.notify';
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-const num = (v: unknown): number | undefined => {
-  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
-  return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : undefined;
-};
-
 /** Where eSIM statuses sit in a profile's life; a late notification never moves an eSIM back. */
 const RANK: Record<EsimRow['status'], number> = {
   PENDING: 0,
@@ -52,12 +34,6 @@ const RANK: Record<EsimRow['status'], number> = {
   EXPIRED: 3,
   CANCELLED: 3,
 };
-
-/** The order of an ORDER_STATUS GOT_RESOURCE: its profiles are ready to fetch. */
-function orderReadyNotice(n: EsimAccessNotification): string | undefined {
-  if (n.notifyType !== 'ORDER_STATUS' || str(n.content?.orderStatus) !== 'GOT_RESOURCE') return undefined;
-  return str(n.content?.transactionId);
-}
 
 /** Fetches an order's profiles now instead of waiting for its next scheduled retry. */
 function orderReadyJob(orderId: string) {
@@ -69,30 +45,15 @@ function orderReadyJob(orderId: string) {
   };
 }
 
-export function parseNotification(body: unknown): EsimAccessNotification {
-  if (!body || typeof body !== 'object' || Array.isArray(body))
-    throw new AppError('VALIDATION_ERROR', 'Body must be a JSON object');
-  const b = body as Record<string, unknown>;
-  const notifyType = str(b.notifyType);
-  if (!notifyType) throw new AppError('VALIDATION_ERROR', 'notifyType is missing', { field: 'notifyType' });
-  const content = b.content && typeof b.content === 'object' ? (b.content as Record<string, unknown>) : {};
-  return {
-    notifyType,
-    notifyId: str(b.notifyId),
-    eventGenerateTime: str(b.eventGenerateTime),
-    content,
-  };
-}
-
 const NOTIFICATION_COLUMNS = ['id', 'provider', 'notifyId', 'type', 'payload', 'receivedAt'] as const;
 
 /**
- * ORDER_STATUS GOT_RESOURCE, the notification of every order, in one statement and one commit
+ * "Order ready" (eSIM Access: ORDER_STATUS GOT_RESOURCE), the notification of every order, in one statement and one commit
  * (built once, src/db/reusable.ts): the claim by (provider, notifyId) with its outcome read from
  * the order's status, and, for an order still PROCESSING, the job that fetches its profiles now
  * (placeholders `job.<column>`). No row back: a replay, nothing written.
  */
-const applyOrderStatus = reusable((db) => {
+const applyOrderReady = reusable((db) => {
   const claimed$ = db.$with('claimed', { outcome: providerNotifications.outcome }).as(
     sql`insert into ${providerNotifications} (${columnList(providerNotifications, NOTIFICATION_COLUMNS)}, outcome)
       select ${placeholderList(NOTIFICATION_COLUMNS)},
@@ -109,9 +70,10 @@ const applyOrderStatus = reusable((db) => {
 });
 
 /**
- * Consumes eSIM provider notifications (ORDER_STATUS, ESIM_STATUS, DATA_USAGE, VALIDITY_USAGE):
- * each is claimed once by (provider, notifyId) — a replay changes nothing — and applied in the
- * same transaction, raising the partner events it implies (esim.usage_threshold).
+ * Applies eSIM provider notifications, as the provider's adapter read them (EsimNotification,
+ * src/providers/esim/types.ts; the webhooks reach here through ./esim-webhooks.ts): each is
+ * claimed once by (provider, id) — a replay changes nothing — and applied in the same
+ * transaction, raising the partner events it implies (esim.usage_threshold).
  */
 export function createProviderNotifications(deps: {
   db: Db;
@@ -121,30 +83,30 @@ export function createProviderNotifications(deps: {
 }) {
   const { db, clock, queue, events } = deps;
 
-  async function findEsim(tx: Tx, content: Record<string, unknown>): Promise<EsimRow | undefined> {
-    const ref = str(content.esimTranNo);
-    if (ref) {
-      const [row] = await tx.select().from(esims).where(eq(esims.providerRef, ref));
+  async function findEsim(tx: Tx, ref: NotifiedEsim): Promise<EsimRow | undefined> {
+    if (ref.providerRef) {
+      const [row] = await tx.select().from(esims).where(eq(esims.providerRef, ref.providerRef));
       if (row) return row;
     }
-    const iccid = str(content.iccid);
-    if (!iccid) return undefined;
+    if (!ref.iccid) return undefined;
     // ICCIDs can be reused upstream: the newest eSIM with it is the one in service.
     const [row] = await tx
       .select()
       .from(esims)
-      .where(eq(esims.iccid, iccid))
+      .where(eq(esims.iccid, ref.iccid))
       .orderBy(desc(esims.createdAt))
       .limit(1);
     return row;
   }
 
-  async function esimStatus(tx: Tx, content: Record<string, unknown>): Promise<NotificationOutcome> {
-    const esim = await findEsim(tx, content);
+  async function esimStatus(
+    tx: Tx,
+    notice: Extract<EsimNotice, { kind: 'status' }>,
+  ): Promise<NotificationOutcome> {
+    const esim = await findEsim(tx, notice.esim);
     if (!esim) return 'unknown_esim';
-    const vendorStatus = str(content.esimStatus);
-    if (!vendorStatus) return 'ignored';
-    const status = mapEsimAccessStatus(vendorStatus);
+    const { status } = notice;
+    if (!status) return 'ignored';
     // A top-up revives a DEPLETED eSIM; anything else only moves forward.
     const revived = esim.status === 'DEPLETED' && status === 'ACTIVE';
     if (RANK[status] <= RANK[esim.status] && !revived) return 'ignored';
@@ -161,18 +123,19 @@ export function createProviderNotifications(deps: {
     return 'status_updated';
   }
 
-  async function dataUsage(tx: Tx, content: Record<string, unknown>): Promise<NotificationOutcome> {
-    const esim = await findEsim(tx, content);
+  async function dataUsage(
+    tx: Tx,
+    notice: Extract<EsimNotice, { kind: 'usage' }>,
+  ): Promise<NotificationOutcome> {
+    const esim = await findEsim(tx, notice.esim);
     if (!esim) return 'unknown_esim';
-    const used = num(content.orderUsage);
-    const total = num(content.totalVolume);
-    if (used === undefined || total === undefined) return 'ignored';
+    if (!notice.usage) return 'ignored';
     const now = clock.now();
     await tx
       .update(esims)
       .set({
-        dataUsageMb: esimAccessUnits.bytesToMb(used),
-        totalVolumeMb: esimAccessUnits.bytesToMb(total),
+        dataUsageMb: notice.usage.usedMb,
+        totalVolumeMb: notice.usage.totalMb,
         usageCheckedAt: now,
         updatedAt: now,
       })
@@ -181,52 +144,50 @@ export function createProviderNotifications(deps: {
     return 'usage_updated';
   }
 
-  async function validityUsage(tx: Tx, content: Record<string, unknown>): Promise<NotificationOutcome> {
-    const esim = await findEsim(tx, content);
+  async function validityUsage(
+    tx: Tx,
+    notice: Extract<EsimNotice, { kind: 'validity' }>,
+  ): Promise<NotificationOutcome> {
+    const esim = await findEsim(tx, notice.esim);
     if (!esim) return 'unknown_esim';
-    const expiresAt = esimAccessUnits.parseTime(str(content.expiredTime));
+    const { expiresAt } = notice;
     if (!expiresAt) return 'ignored';
     await tx.update(esims).set({ expiresAt, updatedAt: clock.now() }).where(eq(esims.id, esim.id));
     return 'validity_updated';
   }
 
-  async function decide(tx: Tx, n: EsimAccessNotification): Promise<NotificationOutcome> {
-    const content = n.content ?? {};
-    switch (n.notifyType) {
-      case 'CHECK_HEALTH':
+  async function decide(tx: Tx, notice: EsimNotice): Promise<NotificationOutcome> {
+    switch (notice.kind) {
+      case 'health_check':
         return 'health_check';
-      case 'ORDER_STATUS':
-        // GOT_RESOURCE is applied by applyOrderStatus; other order statuses change nothing here.
-        return 'ignored';
-      case 'ESIM_STATUS':
-        return esimStatus(tx, content);
-      case 'DATA_USAGE':
-        return dataUsage(tx, content);
-      case 'VALIDITY_USAGE':
-        return validityUsage(tx, content);
-      default:
+      case 'status':
+        return esimStatus(tx, notice);
+      case 'usage':
+        return dataUsage(tx, notice);
+      case 'validity':
+        return validityUsage(tx, notice);
+      case 'order_ready': // applied by applyOrderReady, never here
+      case 'other':
         return 'ignored';
     }
   }
 
-  /** Applies one notification once; `provider` is `esimaccess` or `sandbox`. */
-  async function apply(provider: string, body: unknown): Promise<NotificationOutcome> {
-    const n = parseNotification(body);
-    // Without a notifyId the body itself is the identity, so a byte-identical replay is still a no-op.
-    const notifyId =
-      n.notifyId ?? `sha256:${createHash('sha256').update(JSON.stringify(body)).digest('hex')}`;
-    const readyOrderId = orderReadyNotice(n);
-    if (readyOrderId) {
+  /** Applies one notification of `provider` (its registry name) once. */
+  async function apply(provider: string, n: EsimNotification): Promise<NotificationOutcome> {
+    // Without an id the payload itself is the identity, so a byte-identical replay is still a no-op.
+    const notifyId = n.id ?? `sha256:${createHash('sha256').update(JSON.stringify(n.payload)).digest('hex')}`;
+    const { notice } = n;
+    if (notice.kind === 'order_ready') {
       const now = clock.now();
-      const [claimed] = await applyOrderStatus(db, {
+      const [claimed] = await applyOrderReady(db, {
         id: `pnt_${randomBase62(20)}`,
         provider,
         notifyId,
-        type: n.notifyType,
-        payload: body,
+        type: n.type,
+        payload: n.payload,
         receivedAt: now,
-        orderId: readyOrderId,
-        ...prefixed('job.', jobRow(orderReadyJob(readyOrderId), now)),
+        orderId: notice.orderId,
+        ...prefixed('job.', jobRow(orderReadyJob(notice.orderId), now)),
       });
       return (claimed?.outcome as NotificationOutcome | undefined) ?? 'duplicate';
     }
@@ -234,11 +195,11 @@ export function createProviderNotifications(deps: {
       const rowId = `pnt_${randomBase62(20)}`;
       const [claimed] = await tx
         .insert(providerNotifications)
-        .values({ id: rowId, provider, notifyId, type: n.notifyType, payload: body, receivedAt: clock.now() })
+        .values({ id: rowId, provider, notifyId, type: n.type, payload: n.payload, receivedAt: clock.now() })
         .onConflictDoNothing({ target: [providerNotifications.provider, providerNotifications.notifyId] })
         .returning({ id: providerNotifications.id });
       if (!claimed) return 'duplicate' as const;
-      const outcome = await decide(tx, n);
+      const outcome = await decide(tx, notice);
       await tx.update(providerNotifications).set({ outcome }).where(eq(providerNotifications.id, rowId));
       return outcome;
     });
@@ -252,17 +213,13 @@ export function createProviderNotifications(deps: {
         if (typeof orderId === 'string') await fulfill(orderId);
       },
     };
-    handlers[SANDBOX_NOTIFY_JOB] = {
-      run: async (job) => {
-        // One job per "connection": its notifications are applied in the order they were sent.
-        const batch = Array.isArray(job.payload.notifications) ? job.payload.notifications : [job.payload];
-        for (const notification of batch) await apply('sandbox', notification);
-      },
-    };
   }
 
-  /** How the sandbox provider "sends" a webhook: a job that runs the same consumer. */
-  async function sandboxNotify(...notifications: EsimAccessNotification[]): Promise<void> {
+  /**
+   * How the sandbox provider "sends" a webhook: a job (./esim-webhooks.ts runs it) that reads
+   * the bodies as the sandbox's webhook and applies them here.
+   */
+  async function sandboxNotify(...notifications: SandboxNotification[]): Promise<void> {
     await queue.enqueue(db, { kind: SANDBOX_NOTIFY_JOB, payload: { notifications } });
   }
 
@@ -272,7 +229,7 @@ export function createProviderNotifications(deps: {
    */
   const sandboxNotifyWithin = {
     cte: (source: SQL) => insertJobFrom('notify.', source),
-    values: (...notifications: EsimAccessNotification[]) =>
+    values: (...notifications: SandboxNotification[]) =>
       prefixed('notify.', jobRow({ kind: SANDBOX_NOTIFY_JOB, payload: { notifications } }, clock.now())),
   };
 

@@ -1,60 +1,76 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import ipaddr from 'ipaddr.js';
-import { AppError } from '../../domain/errors.js';
-import { safeEqual } from '../../lib/crypto.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { installErrorHandling } from '../shared/errors.js';
 
-/** `::ffff:1.2.3.4` and `1.2.3.4` are one peer. */
-function normalizeIp(ip: string): string | null {
-  if (!ipaddr.isValid(ip)) return null;
-  return ipaddr.process(ip).toNormalizedString();
-}
+const Token = Type.String({ maxLength: 256 });
+const Received = Type.Object({ received: Type.Literal(true) });
 
 /**
- * Inbound eSIM provider webhooks, `/webhooks/esimaccess/<ESIMACCESS_WEBHOOK_TOKEN>`.
- *
- * eSIM Access signs nothing; it documents only the addresses it sends from. So the URL carries a
- * secret token (compared in constant time; the route is absent while the token is unset) and,
- * when ESIMACCESS_WEBHOOK_IPS is set, the client address must be one of those. That address is
- * request.ip: the TCP peer, or, under TRUST_PROXY (then a list of proxy addresses: config refuses
- * true and hop counts beside the allow-list), the address the trusted proxies forwarded, because
- * behind a load balancer the peer is always the balancer. Replays are no-ops (notifyId, see
- * src/domain/events/provider-notifications.ts).
+ * Inbound eSIM provider webhooks: `POST /webhooks/esim/<provider>/<token>` for every provider of
+ * the registry, plus the aliases providers declare (`/webhooks/<alias>/<token>`, e.g. the URL
+ * already registered at eSIM Access). The provider named verifies the request (token, sender
+ * address, signature: its adapter's business, see src/providers/esim/types.ts) and reads the
+ * body; the domain applies what it says (src/domain/events/esim-webhooks.ts). An unknown provider
+ * and a wrong token both answer 404. Replays are no-ops.
  */
 export async function inboundWebhooksSurface(app: FastifyInstance): Promise<void> {
   installErrorHandling(app, 'partner');
-  const { config, providerNotifications } = app.container;
-  const token = config.webhooks.esimAccessToken;
-  const allowed = new Set(
-    config.webhooks.esimAccessAllowedIps.map(normalizeIp).filter((ip): ip is string => ip !== null),
-  );
+  const { esimWebhooks } = app.container;
 
-  app.withTypeProvider<TypeBoxTypeProvider>().post(
-    '/esimaccess/:token',
+  // Providers that sign their bodies verify the exact bytes: keep them beside the parsed JSON
+  // (same parsing as the rest of the app, src/http/app.ts: an empty body is no body).
+  const rawBodies = new WeakMap<FastifyRequest, Buffer>();
+  const parseJson = app.getDefaultJsonParser('error', 'ignore');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const raw = body as Buffer;
+    rawBodies.set(request, raw);
+    if (raw.length === 0) return done(null, undefined);
+    return parseJson(request, raw.toString('utf8'), done);
+  });
+
+  async function receive(provider: string, token: string, request: FastifyRequest) {
+    const outcomes = await esimWebhooks.receive(
+      provider,
+      {
+        token,
+        peerAddress: request.ip,
+        headers: request.headers,
+        rawBody: rawBodies.get(request) ?? Buffer.alloc(0),
+        body: request.body,
+      },
+      request.log,
+    );
+    request.log.info({ provider, outcomes }, 'eSIM provider notification');
+    return { received: true as const };
+  }
+
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  r.post(
+    '/esim/:provider/:token',
     {
       schema: {
         hide: true,
-        params: Type.Object({ token: Type.String({ maxLength: 256 }) }),
+        params: Type.Object({ provider: Type.String({ maxLength: 64 }), token: Token }),
         body: Type.Unknown(),
-        response: { 200: Type.Object({ received: Type.Literal(true) }) },
+        response: { 200: Received },
       },
     },
-    async (request) => {
-      // Same answer for "no token configured" and "wrong token": the path does not exist.
-      if (!token || !safeEqual(request.params.token, token))
-        throw new AppError('NOT_FOUND', 'Route not found');
-      if (allowed.size > 0 && !allowed.has(normalizeIp(request.ip) ?? '')) {
-        request.log.warn(
-          { ip: request.ip },
-          'eSIM Access webhook from an address not in ESIMACCESS_WEBHOOK_IPS',
-        );
-        throw new AppError('FORBIDDEN', 'Address not allowed');
-      }
-      const outcome = await providerNotifications.apply('esimaccess', request.body);
-      request.log.info({ outcome }, 'eSIM Access notification');
-      return { received: true as const };
-    },
+    (request) => receive(request.params.provider, request.params.token, request),
   );
+  for (const { alias, provider } of esimWebhooks.aliases()) {
+    r.post(
+      `/${alias}/:token`,
+      {
+        schema: {
+          hide: true,
+          params: Type.Object({ token: Token }),
+          body: Type.Unknown(),
+          response: { 200: Received },
+        },
+      },
+      (request) => receive(provider, request.params.token, request),
+    );
+  }
 }

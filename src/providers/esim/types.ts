@@ -83,8 +83,95 @@ export class EsimProviderError extends Error {
   }
 }
 
+/** Where a notification's eSIM is: the provider's ref when it names one (ICCIDs can be reused), else the ICCID. */
+export interface NotifiedEsim {
+  providerRef?: string;
+  iccid?: string;
+}
+
+/**
+ * What a provider notification means, in our terms: the domain applies these and knows no vendor
+ * format. A field the provider left out, or sent unreadable, is absent: the eSIM is still looked
+ * up (an unknown one is recorded as such), nothing changes.
+ */
+export type EsimNotice =
+  /** A probe (eSIM Access sends one when the URL is saved): acknowledged, nothing applied. */
+  | { kind: 'health_check' }
+  /** The profiles of our order `orderId` are allocated: fetch them now, not at the next retry. */
+  | { kind: 'order_ready'; orderId: string }
+  /** The eSIM's state at the provider; it only ever moves an eSIM forward (or revives a top-up). */
+  | { kind: 'status'; esim: NotifiedEsim; status?: ProviderEsimStatus }
+  /** Data used and total volume of the eSIM's packages. */
+  | { kind: 'usage'; esim: NotifiedEsim; usage?: { usedMb: number; totalMb: number } }
+  /** When the eSIM's validity ends. */
+  | { kind: 'validity'; esim: NotifiedEsim; expiresAt?: Date }
+  /** Anything else the provider reports: recorded with its outcome, not applied. */
+  | { kind: 'other' };
+
+/** One notification of a webhook delivery, as the provider's adapter read it. */
+export interface EsimNotification {
+  /** The provider's id of it: the same id again is a replay. Absent: the payload is its identity. */
+  id?: string;
+  /** The provider's name of its type (eSIM Access: notifyType), recorded with it. */
+  type: string;
+  notice: EsimNotice;
+  /** What the provider sent for it, recorded as received. */
+  payload: unknown;
+}
+
+/** What a provider's webhook verification looks at. */
+export interface EsimWebhookRequest {
+  /** The secret path segment of `/webhooks/esim/<provider>/<token>` (or of an alias). */
+  token: string;
+  /**
+   * The sender's address: the TCP peer, or under TRUST_PROXY (a list of proxy addresses) the
+   * address the trusted proxies forwarded.
+   */
+  peerAddress: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** The exact bytes received, for providers that sign them (empty without a body). */
+  rawBody: Buffer;
+}
+
+/**
+ * Why a webhook request is refused. `unknown_url`: answered as if the URL did not exist (a wrong
+ * token or an unconfigured webhook: a prober learns nothing). `forbidden`: the sender is not the
+ * provider (address, signature). `invalid`: a body the adapter cannot read. `message` is the
+ * answer's; `logReason`, when set, goes to the log only.
+ */
+export class EsimWebhookError extends Error {
+  constructor(
+    readonly kind: 'unknown_url' | 'forbidden' | 'invalid',
+    message: string,
+    readonly options: { field?: string; logReason?: string } = {},
+  ) {
+    super(message);
+    this.name = 'EsimWebhookError';
+  }
+}
+
+/**
+ * How a provider reports changes (allocation, status, usage, validity). The HTTP route
+ * `POST /webhooks/esim/<name>/<token>` hands requests to `verify`, then the parsed JSON body to
+ * `parse`; providers that deliver in-process (the sandbox, through a job) only need `parse`
+ * to be called and refuse HTTP in `verify`.
+ */
+export interface EsimProviderWebhook {
+  /**
+   * Further first path segments the webhook answers at, `/webhooks/<alias>/<token>`: URLs already
+   * configured at the provider before the generic one existed.
+   */
+  readonly aliases?: readonly string[];
+  /** Throws EsimWebhookError unless the request comes from the provider (token, sender, signature). */
+  verify(request: EsimWebhookRequest): void | Promise<void>;
+  /** The notifications of a verified body; throws EsimWebhookError `invalid` for one it cannot read. */
+  parse(body: unknown): EsimNotification[];
+}
+
 export interface EsimProvider {
   readonly name: string;
+  /** Absent: the provider sends no notifications (usage is polled). */
+  readonly webhook?: EsimProviderWebhook;
   /** Every package the provider sells (base and top-up). */
   listPackages(): Promise<ProviderPackage[]>;
   /** Issues `quantity` profiles; idempotent on `orderId`. Resolves once profiles are allocated. */

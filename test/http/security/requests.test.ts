@@ -280,7 +280,7 @@ describe('S14: operator wallet adjustments are idempotent', () => {
 });
 
 describe('S13: logs hold no secrets', () => {
-  it('redacts tokens, keys and e-mail addresses in URLs, and SQL parameters in error logs', async () => {
+  it('redacts tokens (webhook path tokens too), keys and e-mail addresses in URLs, and SQL parameters in error logs', async () => {
     const lines: string[] = [];
     const stream = new Writable({
       write(chunk, _encoding, done) {
@@ -310,6 +310,12 @@ describe('S13: logs hold no secrets', () => {
       await app.inject({ url: '/api/v1/destinations?email=victim%40example.com&search=tr' });
       await app.inject({ url: '/api/v1/destinations?q=victim@example.com' });
       await app.inject({ url: '/api/admin/v1/accounts?api_key=svc_live_sk_leak', headers: admin });
+      await app.inject({
+        method: 'POST',
+        url: '/webhooks/esim/esimaccess/webhook-path-secret-1',
+        payload: {},
+      });
+      await app.inject({ method: 'POST', url: '/webhooks/esimaccess/webhook-path-secret-2', payload: {} });
       const failed = await app.inject({
         method: 'POST',
         url: '/api/v1/auth/login',
@@ -333,6 +339,7 @@ describe('S13: logs hold no secrets', () => {
       'password-secret-77',
       'sql-param-secret-9931',
       'someone@example.com',
+      'webhook-path-secret',
     ]) {
       expect(log, secret).not.toContain(secret);
     }

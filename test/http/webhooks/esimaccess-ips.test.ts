@@ -8,7 +8,7 @@ import { buildTestApp, type TestApp } from '../../helpers/app.js';
  * counts, and X-Forwarded-For from anyone else (or entries a client put in front) never does.
  */
 const TOKEN = 'esimaccess-hook-token-0123456789';
-const PATH = `/webhooks/esimaccess/${TOKEN}`;
+const PATH = `/webhooks/esim/esimaccess/${TOKEN}`;
 const PROVIDER = '3.1.131.226';
 const STRANGER = '203.0.113.9';
 const BALANCER = '10.0.0.1';

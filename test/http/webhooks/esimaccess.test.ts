@@ -7,7 +7,9 @@ import { eventsSettled } from '../../helpers/events.js';
 import { adminPost, createPartner, PARTNER_ROOT, postOrder } from '../partner/helpers.js';
 
 const TOKEN = 'esimaccess-hook-token-0123456789';
-const PATH = `/webhooks/esimaccess/${TOKEN}`;
+const PATH = `/webhooks/esim/esimaccess/${TOKEN}`;
+/** The URL operators registered at eSIM Access before the generic one: declared by the adapter. */
+const ALIAS = `/webhooks/esimaccess/${TOKEN}`;
 const MB = 1_048_576;
 
 let t: TestApp;
@@ -42,20 +44,39 @@ async function thresholdEvents(headers: Record<string, string>) {
     .map((e) => e.data.thresholdPercent);
 }
 
-describe('POST /webhooks/esimaccess/<token>', () => {
+describe('POST /webhooks/esim/esimaccess/<token> (alias /webhooks/esimaccess/<token>)', () => {
   it('answers 404 for a wrong token, and the route is absent without ESIMACCESS_WEBHOOK_TOKEN', async () => {
     const body = { notifyType: 'CHECK_HEALTH', content: { orderNo: '1', orderStatus: 'Test' } };
-    const wrong = await send(body, '/webhooks/esimaccess/not-the-token-000000');
-    expect(wrong.statusCode).toBe(404);
-    expect(wrong.json().error.code).toBe('NOT_FOUND');
+    for (const url of [
+      '/webhooks/esim/esimaccess/not-the-token-000000',
+      '/webhooks/esimaccess/not-the-token-000000',
+    ]) {
+      const wrong = await send(body, url);
+      expect(wrong.statusCode).toBe(404);
+      expect(wrong.json().error.code).toBe('NOT_FOUND');
+    }
     expect((await send(body, '/webhooks/esimaccess')).statusCode).toBe(404);
+    expect((await send(body, '/webhooks/esim/esimaccess')).statusCode).toBe(404);
     const bare = await buildTestApp();
     try {
-      const res = await bare.app.inject({ method: 'POST', url: PATH, payload: body });
-      expect(res.statusCode).toBe(404);
+      for (const url of [PATH, ALIAS]) {
+        const res = await bare.app.inject({ method: 'POST', url, payload: body });
+        expect(res.statusCode).toBe(404);
+      }
     } finally {
       await bare.close();
     }
+  });
+
+  it('applies a notification at the alias exactly as at the generic URL: one record, one provider', async () => {
+    const body = { notifyType: 'CHECK_HEALTH', notifyId: 'alias-1', content: {} };
+    expect((await send(body, ALIAS)).json()).toEqual({ received: true });
+    expect((await send(body, PATH)).statusCode).toBe(200);
+    const rows = await t.container.db
+      .select()
+      .from(providerNotifications)
+      .where(eq(providerNotifications.notifyId, 'alias-1'));
+    expect(rows).toEqual([expect.objectContaining({ provider: 'esimaccess', outcome: 'health_check' })]);
   });
 
   it('accepts CHECK_HEALTH (so eSIM Access saves the URL) and refuses a body without notifyType', async () => {
@@ -283,7 +304,7 @@ describe('POST /webhooks/esimaccess/<token>', () => {
 });
 
 describe('ESIMACCESS_WEBHOOK_IPS', () => {
-  it('accepts only the listed peer addresses', async () => {
+  it('accepts only the listed peer addresses, at the generic URL and at the alias', async () => {
     const limited = await buildTestApp({
       env: { ESIMACCESS_WEBHOOK_TOKEN: TOKEN, ESIMACCESS_WEBHOOK_IPS: '3.1.131.226, 54.254.74.88' },
     });
@@ -311,6 +332,15 @@ describe('ESIMACCESS_WEBHOOK_IPS', () => {
         remoteAddress: '::ffff:3.1.131.226',
       });
       expect(mapped.statusCode).toBe(200);
+      const viaAlias = (remoteAddress: string) =>
+        limited.app.inject({
+          method: 'POST',
+          url: ALIAS,
+          payload: { ...body, notifyId: 'f3' },
+          remoteAddress,
+        });
+      expect((await viaAlias('203.0.113.9')).statusCode).toBe(403);
+      expect((await viaAlias('3.1.131.226')).statusCode).toBe(200);
     } finally {
       await limited.close();
     }

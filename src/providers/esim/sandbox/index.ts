@@ -1,8 +1,20 @@
 import type { Db } from '../../../db/client.js';
 import type { Clock } from '../../../lib/clock.js';
-import type { EsimProvider } from '../types.js';
+import { parseEsimAccessWebhook } from '../esimaccess/webhooks.js';
+import { EsimWebhookError, type EsimProvider, type EsimProviderWebhook } from '../types.js';
 import { sandboxListPackages } from './catalogue.js';
 import { createSandboxProfiles, type SandboxNotify, type SandboxNotifyWithin } from './profiles.js';
+
+/**
+ * The sandbox's notifications are eSIM Access-shaped (profiles.ts) and travel through a job
+ * (`notify`), never over HTTP: they are read like eSIM Access's, and no webhook URL answers.
+ */
+const sandboxWebhook: EsimProviderWebhook = {
+  verify() {
+    throw new EsimWebhookError('unknown_url', 'Route not found');
+  },
+  parse: parseEsimAccessWebhook,
+};
 
 /**
  * The built-in sandbox eSIM provider: a deterministic catalogue (catalogue.ts) and profile
@@ -17,6 +29,7 @@ export function createSandboxEsimProvider(deps: {
 }): EsimProvider {
   return {
     name: 'sandbox',
+    webhook: sandboxWebhook,
     listPackages: async () => sandboxListPackages(),
     ...createSandboxProfiles(deps),
   };
