@@ -139,14 +139,6 @@ export function columnList<T extends Table>(table: T, columns: ReadonlyArray<key
   );
 }
 
-/** The placeholders `prefix + column` of `columns`, comma-separated (an INSERT … SELECT's values). */
-export function placeholderList(columns: readonly string[], prefix = ''): SQL {
-  return sql.join(
-    columns.map((c) => sql.placeholder(`${prefix}${c}`)),
-    sql`, `,
-  );
-}
-
 /**
  * `count` VALUES rows of the placeholders `<i>.<column>` (bind them with `rowValues`), each value
  * cast to its column's type: a VALUES list takes no type from the columns it is inserted into.

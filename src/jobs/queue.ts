@@ -1,13 +1,6 @@
-import { and, asc, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, is, lte, sql, SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../db/client.js';
-import {
-  columnList,
-  placeholderAs,
-  placeholderList,
-  placeholders,
-  reusable,
-  type InsertRow,
-} from '../db/reusable.js';
+import { columnList, placeholderAs, placeholders, reusable, type InsertRow } from '../db/reusable.js';
 import { jobs } from '../db/schema/index.js';
 import { produced, rowsOf, step, type Step } from '../db/steps.js';
 import type { Clock } from '../lib/clock.js';
@@ -110,25 +103,20 @@ export function jobRow(options: EnqueueOptions, now: Date): NewJobRow {
 }
 
 /**
- * Step (src/db/steps.ts): one job (values: `jobRow(options, now)`) per row of `source`, an earlier
- * step of the statement (no row, no job), where `where` holds for that row.
+ * Step (src/db/steps.ts): one job (values: `jobRow(options, now)`) per row of `source` (an earlier
+ * step of the statement, or a FROM item such as a subquery; no row, no job), where `where` holds
+ * for that row.
  */
-export function enqueueStep(name: string, source: Step<object>, where?: SQL): Step<NewJobRow> {
+export function enqueueStep(name: string, source: Step<object> | SQL, where?: SQL): Step<NewJobRow> {
   return step<NewJobRow, unknown>(name, (db, p) =>
     db.$with(name, {}).as(
       sql`insert into ${jobs} (${columnList(jobs, JOB_COLUMNS)})
         select ${sql.join(
           JOB_COLUMNS.map((c) => p(c)),
           sql`, `,
-        )} from ${rowsOf(source)} ${where ? sql`where ${where}` : sql``} on conflict do nothing`,
+        )} from ${is(source, SQL) ? source : rowsOf(source)} ${where ? sql`where ${where}` : sql``} on conflict do nothing`,
     ),
   );
-}
-
-/** @deprecated kept for src/domain/events/provider-notifications.ts until it composes steps. */
-export function insertJobFrom(prefix: string, source: SQL): SQL {
-  return sql`insert into ${jobs} (${columnList(jobs, JOB_COLUMNS)})
-    select ${placeholderList(JOB_COLUMNS, prefix)} from ${source} on conflict do nothing`;
 }
 
 /** What `enqueue` runs, built once (src/db/reusable.ts): placeholders named after the columns. */

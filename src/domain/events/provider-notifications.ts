@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 import { desc, eq, sql, type SQL } from 'drizzle-orm';
-import type { Db, Tx } from '../../db/client.js';
+import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import { esims, orders, providerNotifications } from '../../db/schema/index.js';
-import { columnList, placeholderList, prefixed, reusable } from '../../db/reusable.js';
-import { insertJobFrom, jobRow, type JobQueue } from '../../jobs/queue.js';
+import type { WithSubqueryWithSelection } from 'drizzle-orm/pg-core';
+import { columnList, reusable } from '../../db/reusable.js';
+import { bind, step } from '../../db/steps.js';
+import { enqueueStep, jobRow, type JobQueue } from '../../jobs/queue.js';
 import type { JobHandlers } from '../../jobs/worker.js';
 import type { Clock } from '../../lib/clock.js';
 import { randomBase62 } from '../../lib/crypto.js';
@@ -51,22 +53,34 @@ const NOTIFICATION_COLUMNS = ['id', 'provider', 'notifyId', 'type', 'payload', '
  * "Order ready" (eSIM Access: ORDER_STATUS GOT_RESOURCE), the notification of every order, in one statement and one commit
  * (built once, src/db/reusable.ts): the claim by (provider, notifyId) with its outcome read from
  * the order's status, and, for an order still PROCESSING, the job that fetches its profiles now
- * (placeholders `job.<column>`). No row back: a replay, nothing written.
+ * (steps, src/db/steps.ts). No row back: a replay, nothing written.
  */
+const claimedStep = step<Record<(typeof NOTIFICATION_COLUMNS)[number] | 'orderId', unknown>, unknown>(
+  'claimed',
+  (db, p, name) =>
+    db.$with(name, { outcome: providerNotifications.outcome }).as(
+      sql`insert into ${providerNotifications} (${columnList(providerNotifications, NOTIFICATION_COLUMNS)}, outcome)
+        select ${sql.join(
+          NOTIFICATION_COLUMNS.map((c) => p(c)),
+          sql`, `,
+        )},
+          case when ${orders.id} is null then 'unknown_order'
+            when ${orders.status} = 'PROCESSING' then 'fulfillment_queued' else 'ignored' end
+        from (select 1) as one left join ${orders} on ${orders.id} = ${p('orderId')}
+        on conflict (provider, notify_id) do nothing
+        returning outcome`,
+    ),
+);
+const readyJobStep = enqueueStep('ready_job', claimedStep, sql`outcome = 'fulfillment_queued'`);
 const applyOrderReady = reusable((db) => {
-  const claimed$ = db.$with('claimed', { outcome: providerNotifications.outcome }).as(
-    sql`insert into ${providerNotifications} (${columnList(providerNotifications, NOTIFICATION_COLUMNS)}, outcome)
-      select ${placeholderList(NOTIFICATION_COLUMNS)},
-        case when ${orders.id} is null then 'unknown_order'
-          when ${orders.status} = 'PROCESSING' then 'fulfillment_queued' else 'ignored' end
-      from (select 1) as one left join ${orders} on ${orders.id} = ${sql.placeholder('orderId')}
-      on conflict (provider, notify_id) do nothing
-      returning outcome`,
-  );
-  const ready$ = db
-    .$with('ready_job', {})
-    .as(insertJobFrom('job.', sql`claimed where claimed.outcome = 'fulfillment_queued'`));
-  return db.with(claimed$, ready$).select().from(claimed$);
+  const claimed$ = claimedStep.cte(db) as WithSubqueryWithSelection<
+    { outcome: typeof providerNotifications.outcome },
+    'claimed'
+  >;
+  return db
+    .with(claimed$, readyJobStep.cte(db) as typeof claimed$)
+    .select()
+    .from(claimed$);
 });
 
 /**
@@ -180,14 +194,16 @@ export function createProviderNotifications(deps: {
     if (notice.kind === 'order_ready') {
       const now = clock.now();
       const [claimed] = await applyOrderReady(db, {
-        id: `pnt_${randomBase62(20)}`,
-        provider,
-        notifyId,
-        type: n.type,
-        payload: n.payload,
-        receivedAt: now,
-        orderId: notice.orderId,
-        ...prefixed('job.', jobRow(orderReadyJob(notice.orderId), now)),
+        ...bind(claimedStep, {
+          id: `pnt_${randomBase62(20)}`,
+          provider,
+          notifyId,
+          type: n.type,
+          payload: n.payload,
+          receivedAt: now,
+          orderId: notice.orderId,
+        }),
+        ...bind(readyJobStep, jobRow(orderReadyJob(notice.orderId), now)),
       });
       return (claimed?.outcome as NotificationOutcome | undefined) ?? 'duplicate';
     }
@@ -224,13 +240,14 @@ export function createProviderNotifications(deps: {
   }
 
   /**
-   * The same job as a CTE of the sandbox's own statement (placeholders `notify.<column>`): the
-   * profiles and their ORDER_STATUS notification in one round trip.
+   * The same job as a step (CTE `notified`) of the sandbox's own statement, one job per row of
+   * `source`: the profiles and their ORDER_STATUS notification in one round trip.
    */
+  const notified = (source: SQL) => enqueueStep('notified', source);
   const sandboxNotifyWithin = {
-    cte: (source: SQL) => insertJobFrom('notify.', source),
+    cte: (db: DbOrTx, source: SQL) => notified(source).cte(db),
     values: (...notifications: SandboxNotification[]) =>
-      prefixed('notify.', jobRow({ kind: SANDBOX_NOTIFY_JOB, payload: { notifications } }, clock.now())),
+      bind(notified(sql``), jobRow({ kind: SANDBOX_NOTIFY_JOB, payload: { notifications } }, clock.now())),
   };
 
   return { apply, registerJobs, sandboxNotify, sandboxNotifyWithin };

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { and, asc, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../../db/client.js';
+import type { Db, DbOrTx } from '../../../db/client.js';
 import { columnList, perShape, reusable, rowValues, typedValueRows } from '../../../db/reusable.js';
 import { sandboxEsimProfiles, sandboxSettings } from '../../../db/schema/index.js';
 import type { Clock } from '../../../lib/clock.js';
@@ -41,7 +41,8 @@ export type SandboxNotify = (...notifications: SandboxNotification[]) => Promise
  * with the placeholders `values(...)` binds. The change and its webhook in one round trip.
  */
 export interface SandboxNotifyWithin {
-  cte(source: SQL): SQL;
+  /** The notification job as a CTE named `notified` of the sandbox's statement, a job per row of `source`. */
+  cte(db: DbOrTx, source: SQL): unknown;
   values(...notifications: SandboxNotification[]): Record<string, unknown>;
 }
 
@@ -85,7 +86,7 @@ function buildIssueStatement(count: number, notify: SandboxNotifyWithin | undefi
         returning 1`,
     );
     const notified$ = notify
-      ? [db.$with('notified', {}).as(notify.cte(sql`(select 1 from inserted limit 1) as allocated`))]
+      ? [notify.cte(db, sql`(select 1 from inserted limit 1) as allocated`) as typeof existing$]
       : [];
     return db
       .with(existing$, fault$, inserted$, ...notified$)
