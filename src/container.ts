@@ -18,7 +18,7 @@ import { registerOrderJobs } from './domain/orders/order-jobs.js';
 import { createOrderAdmin } from './domain/orders/order-admin.js';
 import { createOrderPaymentHandler } from './domain/orders/order-payments.js';
 import { createEsimProviders, type EsimProviderRegistry } from './providers/esim/registry.js';
-import { createSandboxEsimControls } from './providers/esim/sandbox/profiles.js';
+import { createSandboxEsimControls } from './providers/esim/sandbox/controls.js';
 import { createTestModeEsimProvider } from './domain/testmode/test-provider.js';
 import { createTestModeService } from './domain/testmode/testmode.service.js';
 import { createPaymentProviders } from './providers/payments/registry.js';

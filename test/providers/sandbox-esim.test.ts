@@ -4,11 +4,8 @@ import { jobs } from '../../src/db/schema/index.js';
 import { DAY } from '../../src/lib/clock.js';
 import { createSandboxEsimProvider } from '../../src/providers/esim/sandbox/index.js';
 import { sandboxListPackages } from '../../src/providers/esim/sandbox/catalogue.js';
-import {
-  createSandboxEsimControls,
-  luhnCheckDigit,
-  SANDBOX_SMDP_ADDRESS,
-} from '../../src/providers/esim/sandbox/profiles.js';
+import { createSandboxEsimControls } from '../../src/providers/esim/sandbox/controls.js';
+import { luhnCheckDigit, SANDBOX_SMDP_ADDRESS } from '../../src/providers/esim/sandbox/profiles.js';
 import { EsimProviderError } from '../../src/providers/esim/types.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 

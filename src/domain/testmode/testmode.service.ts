@@ -2,7 +2,7 @@ import { and, desc, eq, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { esims } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
-import { createSandboxEsimControls } from '../../providers/esim/sandbox/profiles.js';
+import { createSandboxEsimControls } from '../../providers/esim/sandbox/controls.js';
 import { AppError } from '../errors.js';
 import type { EsimRow, OrderService } from '../orders/orders.service.js';
 import { resetTestWallet } from '../wallet/test-wallet.js';

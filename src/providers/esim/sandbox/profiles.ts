@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { and, asc, desc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../../db/client.js';
 import { columnList, perShape, reusable, rowValues, typedValueRows } from '../../../db/reusable.js';
 import { sandboxEsimProfiles, sandboxSettings } from '../../../db/schema/index.js';
@@ -14,12 +14,12 @@ import {
 import { sandboxListPackages } from './catalogue.js';
 
 export const SANDBOX_SMDP_ADDRESS = 'rsp.sandbox-esim.example.com';
-const FAIL_NEXT = 'esim.failNext';
+export const FAIL_NEXT = 'esim.failNext';
 /** Like real profiles: installable for 180 days; the plan's validity starts at first use. */
 const INSTALL_WINDOW_DAYS = 180;
-const DAY_MS = 24 * 60 * 60 * 1000;
+export const DAY_MS = 24 * 60 * 60 * 1000;
 
-type ProfileRow = typeof sandboxEsimProfiles.$inferSelect;
+export type ProfileRow = typeof sandboxEsimProfiles.$inferSelect;
 
 /** An eSIM Access-shaped webhook (notifyType, notifyId, eventGenerateTime, content). */
 export interface SandboxNotification {
@@ -99,10 +99,10 @@ function buildIssueStatement(count: number, notify: SandboxNotifyWithin | undefi
   });
 }
 
-const MB = 1_048_576;
+export const MB = 1_048_576;
 
 /** Our status → the eSIM Access esimStatus the real provider would report. */
-const VENDOR_STATUS: Record<ProviderEsimStatus, string> = {
+export const VENDOR_STATUS: Record<ProviderEsimStatus, string> = {
   PENDING: 'GOT_RESOURCE',
   ACTIVE: 'IN_USE',
   DEPLETED: 'USED_UP',
@@ -110,7 +110,7 @@ const VENDOR_STATUS: Record<ProviderEsimStatus, string> = {
   CANCELLED: 'CANCEL',
 };
 
-function notification(
+export function notification(
   notifyType: SandboxNotification['notifyType'],
   now: Date,
   content: Record<string, unknown>,
@@ -158,14 +158,14 @@ function packagesByCode(): Map<string, ProviderPackage> {
 const sleep = (ms: number) => (ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve());
 
 /** Time-derived status: validity over → EXPIRED (unless already final). */
-function effectiveStatus(row: ProfileRow, now: Date): ProviderEsimStatus {
+export function effectiveStatus(row: ProfileRow, now: Date): ProviderEsimStatus {
   const status = row.status as ProviderEsimStatus;
   if (status === 'CANCELLED' || status === 'EXPIRED') return status;
   if (row.expiresAt && row.expiresAt.getTime() <= now.getTime()) return 'EXPIRED';
   return status;
 }
 
-function toProfile(row: ProfileRow, now: Date): ProviderProfile {
+export function toProfile(row: ProfileRow, now: Date): ProviderProfile {
   return {
     providerRef: row.esimTranNo,
     iccid: row.iccid,
@@ -370,75 +370,6 @@ export function createSandboxProfiles(deps: {
         false,
         '200002',
       );
-    },
-  };
-}
-
-/** Operator controls of the sandbox provider (admin API, decisions §6). */
-export function createSandboxEsimControls(deps: { db: Db; clock: Clock; notify?: SandboxNotify }) {
-  const { db, clock } = deps;
-  return {
-    /** The next `n` issue/top-up calls fail with a retryable outage. */
-    async setFailNext(n: number): Promise<void> {
-      await db
-        .insert(sandboxSettings)
-        .values({ name: FAIL_NEXT, value: n })
-        .onConflictDoUpdate({ target: sandboxSettings.name, set: { value: n } });
-    },
-
-    /**
-     * Sets the data used by the profile with this ICCID (the newest one: ICCIDs can be reused).
-     * First use activates it (validity starts); using it all depletes it. Null when unknown.
-     */
-    async setUsage(iccid: string, usedMb: number): Promise<ProviderProfile | null> {
-      const [row] = await db
-        .select()
-        .from(sandboxEsimProfiles)
-        .where(eq(sandboxEsimProfiles.iccid, iccid))
-        .orderBy(desc(sandboxEsimProfiles.createdAt))
-        .limit(1);
-      if (!row) return null;
-      const now = clock.now();
-      const activating = usedMb > 0 && !row.activatedAt;
-      const final = row.status === 'CANCELLED' || row.status === 'EXPIRED';
-      const status = final
-        ? row.status
-        : usedMb >= row.totalMb
-          ? 'DEPLETED'
-          : usedMb > 0
-            ? 'ACTIVE'
-            : row.status;
-      const [updated] = await db
-        .update(sandboxEsimProfiles)
-        .set({
-          usedMb,
-          status,
-          ...(activating
-            ? { activatedAt: now, expiresAt: new Date(now.getTime() + row.durationDays * DAY_MS) }
-            : {}),
-        })
-        .where(eq(sandboxEsimProfiles.esimTranNo, row.esimTranNo))
-        .returning();
-      const profile = toProfile(updated!, now);
-      if (deps.notify) {
-        const ids = { orderNo: row.orderRef, transactionId: row.orderRef, esimTranNo: row.esimTranNo, iccid };
-        // Like eSIM Access: a usage report, then a status change when the profile's state moved.
-        const usage = notification('DATA_USAGE', now, {
-          ...ids,
-          totalVolume: profile.totalVolumeMb * MB,
-          orderUsage: profile.dataUsageMb * MB,
-          remain: Math.max(0, profile.totalVolumeMb - profile.dataUsageMb) * MB,
-          lastUpdateTime: now.toISOString(),
-        });
-        const moved = profile.status !== effectiveStatus(row, now);
-        const status = notification('ESIM_STATUS', now, {
-          ...ids,
-          esimStatus: VENDOR_STATUS[profile.status],
-          smdpStatus: profile.status === 'PENDING' ? 'RELEASED' : 'ENABLED',
-        });
-        await deps.notify(usage, ...(moved ? [status] : []));
-      }
-      return profile;
     },
   };
 }
