@@ -44,13 +44,9 @@ export function openPglite(dataDir: string | undefined): Database & { client: PG
   return wrapPglite(client);
 }
 
-/**
- * A PGlite for drizzle: named statements, and drizzle's parsers in the client's own table. The
- * named statements wrap PGlite first, so that they receive the queries without drizzle's parsers.
- * The service's PGlite and the test databases are made so.
- */
+/** A PGlite for drizzle, with named statements: the service's PGlite and the test databases. */
 export function forDrizzle(client: PGlite): PGlite {
-  return withDrizzleParsers(withNamedStatements(client));
+  return withNamedStatements(client);
 }
 
 /**
@@ -91,73 +87,6 @@ export function yieldingToEventLoop(client: PGlite, turnMs = PGLITE_TURN_MS): vo
     await turn();
     return transaction(...args);
   }) as PGlite['transaction'];
-}
-
-/**
- * The types drizzle's PGlite driver (drizzle-orm/pglite/session.js) asks to get as text with every
- * query, `parsers: { <type>: (value) => value }`, because drizzle maps them itself: timestamp,
- * timestamptz, interval, date, and the arrays of numeric, timestamp, timestamptz, interval, date.
- */
-export const DRIZZLE_TEXT_TYPES = [1114, 1184, 1186, 1082, 1231, 1115, 1185, 1187, 1182] as const;
-
-const asText = (value: string) => value;
-const TEXT_PARSERS = Object.fromEntries(DRIZZLE_TEXT_TYPES.map((type) => [type, asText]));
-
-/** True when `parsers` is drizzle's set: exactly those types, each returning its text unchanged. */
-function isDrizzlesTextParsers(parsers: NonNullable<QueryOptions['parsers']>): boolean {
-  const types = Object.keys(parsers);
-  return (
-    types.length === DRIZZLE_TEXT_TYPES.length &&
-    DRIZZLE_TEXT_TYPES.every((type) => parsers[type]?.('1970-01-01') === '1970-01-01')
-  );
-}
-
-/**
- * PGlite merges a query's `parsers` into its own table of 318 types for every query that passes
- * some (`{ ...defaults, ...options.parsers }`, parseResults in @electric-sql/pglite): 80 µs per
- * query, more than a simple query itself, and drizzle passes them with every query
- * (docs/performance.md, "PGlite: the parsers of every query"). Here the client's own table takes
- * drizzle's text parsers once, and a query whose options carry exactly drizzle's set runs without
- * them: the same result, without the copy. Any other parsers pass through as given.
- *
- * So raw `client.query` calls on this client get those types as text too, as drizzle's do.
- */
-export function withDrizzleParsers(client: PGlite): PGlite {
-  /** Drizzle's options objects are built once per prepared query: each is checked once. */
-  const lean = new WeakMap<QueryOptions, QueryOptions | null>();
-  let merged: PGlite['parsers'] | undefined;
-  const leaner = (options: QueryOptions | undefined): QueryOptions | undefined => {
-    if (!options?.parsers || client.parsers !== merged) return options;
-    let without = lean.get(options);
-    if (without === undefined) {
-      without = isDrizzlesTextParsers(options.parsers) ? { ...options, parsers: undefined } : null;
-      lean.set(options, without);
-    }
-    return without ?? options;
-  };
-  // PGlite replaces its table while it starts (array types, from its own queries through these
-  // entry points): merged at the first query once it is ready, and again if PGlite ever
-  // replaces it (refreshArrayTypes). Until then, options pass through as given.
-  const merge = (): void => {
-    if (client.parsers !== merged && client.ready)
-      merged = client.parsers = { ...client.parsers, ...TEXT_PARSERS };
-  };
-  const query = client.query.bind(client);
-  const transaction = client.transaction.bind(client);
-  client.query = ((text: string, params?: unknown[], options?: QueryOptions) => {
-    merge();
-    return query(text, params, leaner(options));
-  }) as PGlite['query'];
-  client.transaction = <T>(callback: (tx: Transaction) => Promise<T>) => {
-    merge();
-    return transaction((tx) => {
-      const txQuery = tx.query.bind(tx);
-      tx.query = ((text: string, params?: unknown[], options?: QueryOptions) =>
-        txQuery(text, params, leaner(options))) as Transaction['query'];
-      return callback(tx);
-    });
-  };
-  return client;
 }
 
 /** Distinct statement texts PGlite keeps prepared; any beyond run unnamed (parsed each time). */
