@@ -1,15 +1,15 @@
 /**
  * The raw-SQL floor of an order (issue 12): a bare node:http server doing only the essential
- * writes of a Partner `POST /orders`, with named prepared statements:
+ * writes of a Partner `POST /orders`, with named prepared statements on PostgreSQL:
  *   key lookup (sha256 of x-api-key); one transaction: read the price, conditional balance update,
  *   insert the order, its ledger row and its eSIM; answer 201 with a small JSON body.
  * Child process of bench/run.ts; reports its port over IPC.
  *
  * argv[2]: `postgres://…` (the bench database, seeded by the service), or `pglite:<dir>` (an
  * on-disk PGlite in <dir>, like the service's default) or `pglite` (in memory), migrated and
- * seeded here: it then also reports the keys and plan it made. On PGlite the statements are named
- * by the service's own opening (`openPglite`: withNamedStatements, since 2026-11-26), so the
- * floor there, too, parses and plans each statement once.
+ * seeded here: it then also reports the keys and plan it made. On PGlite it opens the database
+ * with the service's own `openPglite`, so floor and service run on the same PGlite, whose `query`
+ * parses and plans every statement for both.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';

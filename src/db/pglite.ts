@@ -1,12 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import {
-  parse,
-  PGlite,
-  protocol,
-  type QueryOptions,
-  type Results,
-  type Transaction,
-} from '@electric-sql/pglite';
+import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -40,25 +33,19 @@ export function openPglite(dataDir: string | undefined): Database & { client: PG
   };
   if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
   const client = dataDir === undefined ? new PGlite(options) : new PGlite(dataDir, options);
-  yieldingToEventLoop(forDrizzle(client));
+  // The one change to PGlite's own query path: its public entry points wait for an event-loop
+  // turn. PGlite is used otherwise as it comes, private methods untouched; the patches dropped
+  // for want of an upstream issue are in docs/performance.md, "PGlite as it comes".
+  yieldingToEventLoop(client);
   return wrapPglite(client);
-}
-
-/**
- * A PGlite for drizzle: named statements, and drizzle's parsers in the client's own table. The
- * named statements wrap PGlite first, so that they receive the queries without drizzle's parsers.
- * The service's PGlite and the test databases are made so.
- */
-export function forDrizzle(client: PGlite): PGlite {
-  return withDrizzleParsers(withNamedStatements(client));
 }
 
 /**
  * How long PGlite work may run before the event loop gets a turn. PGlite executes each query
  * synchronously in WebAssembly and resolves it as a promise, so a chain of awaited queries (every
  * request and job in flight) runs as microtasks without ever returning to the event loop: under
- * load one turn ran 100–200 ms of queries, and the server accepted one new connection (and read
- * nothing new) per turn, so clients connecting during a burst waited seconds (docs/performance.md,
+ * load the server accepted one new connection (and read nothing new) per turn, so clients
+ * connecting during a burst waited for every query queued before them (docs/performance.md,
  * "PGlite and the event loop"). Before a query or transaction starts, past this budget, the
  * caller waits for one macrotask (setImmediate) and the loop handles sockets and timers.
  */
@@ -91,202 +78,6 @@ export function yieldingToEventLoop(client: PGlite, turnMs = PGLITE_TURN_MS): vo
     await turn();
     return transaction(...args);
   }) as PGlite['transaction'];
-}
-
-/**
- * The types drizzle's PGlite driver (drizzle-orm/pglite/session.js) asks to get as text with every
- * query, `parsers: { <type>: (value) => value }`, because drizzle maps them itself: timestamp,
- * timestamptz, interval, date, and the arrays of numeric, timestamp, timestamptz, interval, date.
- */
-export const DRIZZLE_TEXT_TYPES = [1114, 1184, 1186, 1082, 1231, 1115, 1185, 1187, 1182] as const;
-
-const asText = (value: string) => value;
-const TEXT_PARSERS = Object.fromEntries(DRIZZLE_TEXT_TYPES.map((type) => [type, asText]));
-
-/** True when `parsers` is drizzle's set: exactly those types, each returning its text unchanged. */
-function isDrizzlesTextParsers(parsers: NonNullable<QueryOptions['parsers']>): boolean {
-  const types = Object.keys(parsers);
-  return (
-    types.length === DRIZZLE_TEXT_TYPES.length &&
-    DRIZZLE_TEXT_TYPES.every((type) => parsers[type]?.('1970-01-01') === '1970-01-01')
-  );
-}
-
-/**
- * PGlite merges a query's `parsers` into its own table of 318 types for every query that passes
- * some (`{ ...defaults, ...options.parsers }`, parseResults in @electric-sql/pglite): 80 µs per
- * query, more than a simple query itself, and drizzle passes them with every query
- * (docs/performance.md, "PGlite: the parsers of every query"). Here the client's own table takes
- * drizzle's text parsers once, and a query whose options carry exactly drizzle's set runs without
- * them: the same result, without the copy. Any other parsers pass through as given.
- *
- * So raw `client.query` calls on this client get those types as text too, as drizzle's do.
- */
-export function withDrizzleParsers(client: PGlite): PGlite {
-  /** Drizzle's options objects are built once per prepared query: each is checked once. */
-  const lean = new WeakMap<QueryOptions, QueryOptions | null>();
-  let merged: PGlite['parsers'] | undefined;
-  const leaner = (options: QueryOptions | undefined): QueryOptions | undefined => {
-    if (!options?.parsers || client.parsers !== merged) return options;
-    let without = lean.get(options);
-    if (without === undefined) {
-      without = isDrizzlesTextParsers(options.parsers) ? { ...options, parsers: undefined } : null;
-      lean.set(options, without);
-    }
-    return without ?? options;
-  };
-  // PGlite replaces its table while it starts (array types, from its own queries through these
-  // entry points): merged at the first query once it is ready, and again if PGlite ever
-  // replaces it (refreshArrayTypes). Until then, options pass through as given.
-  const merge = (): void => {
-    if (client.parsers !== merged && client.ready)
-      merged = client.parsers = { ...client.parsers, ...TEXT_PARSERS };
-  };
-  const query = client.query.bind(client);
-  const transaction = client.transaction.bind(client);
-  client.query = ((text: string, params?: unknown[], options?: QueryOptions) => {
-    merge();
-    return query(text, params, leaner(options));
-  }) as PGlite['query'];
-  client.transaction = <T>(callback: (tx: Transaction) => Promise<T>) => {
-    merge();
-    return transaction((tx) => {
-      const txQuery = tx.query.bind(tx);
-      tx.query = ((text: string, params?: unknown[], options?: QueryOptions) =>
-        txQuery(text, params, leaner(options))) as Transaction['query'];
-      return callback(tx);
-    });
-  };
-  return client;
-}
-
-/** Distinct statement texts PGlite keeps prepared; any beyond run unnamed (parsed each time). */
-export const MAX_PGLITE_NAMED_STATEMENTS = 2000;
-
-/**
- * Statements with more parameters or text than this run unnamed: multi-row inserts (the catalog
- * import's batches) would keep a large plan each in PGlite's memory, which never shrinks.
- */
-const MAX_NAMED_PARAMS = 64;
-const MAX_NAMED_TEXT = 8 * 1024;
-
-/** SQLSTATEs after which a prepared statement is prepared again: gone (26000), result changed (0A000). */
-const STALE_STATEMENT = new Set(['26000', '0A000']);
-
-type BackendMessage = Awaited<ReturnType<PGlite['execProtocolStream']>>[number];
-
-/**
- * PGlite's `query` sends every statement unnamed (parse, describe, bind, execute), so PostgreSQL
- * parses and plans it again each time; node-postgres reuses named statements on PostgreSQL
- * (./named-statements.ts). Here a parameterised query is parsed once under a name (its parameter
- * types described once) and afterwards only bound and executed, the messages PGlite's own query
- * sends (`#runQuery` in @electric-sql/pglite's base.ts), under the same two locks, with the
- * results through the same parser. The login's account read took 0.65 ms unnamed and 0.29 ms
- * prepared (docs/performance.md, "Named statements on PGlite").
- *
- * A text is named at its second run (the catalog import's one-off batches never are); its first
- * run, queries without parameters, with a blob (COPY) or a notice callback, and any beyond
- * MAX_PGLITE_NAMED_STATEMENTS texts take PGlite's own path. `DISCARD ALL` / `DEALLOCATE` through
- * `exec` forget the names; a statement reported gone or changed is prepared again at its next run.
- */
-export function withNamedStatements(client: PGlite): PGlite {
-  const { serialize } = protocol;
-  const names = new Map<string, { name: string; types: number[] }>();
-  let counter = 0;
-  const send = (message: Uint8Array): Promise<BackendMessage[]> =>
-    client.execProtocolStream(message, { syncToFs: false });
-
-  /** A statement is its text and the parameter types the caller declared, if any. */
-  const keyOf = (text: string, options?: QueryOptions): string =>
-    options?.paramTypes?.length ? `${text}\0${options.paramTypes.join(',')}` : text;
-  /** Statements run once so far: a statement is named at its second run, so one-off texts never are. */
-  const seen = new Set<string>();
-  const namedFor = (text: string, params: unknown[] | undefined, options?: QueryOptions): boolean => {
-    if (!client.ready || !params?.length || options?.blob || options?.onNotice) return false;
-    if (params.length > MAX_NAMED_PARAMS || text.length > MAX_NAMED_TEXT) return false;
-    const key = keyOf(text, options);
-    if (names.has(key)) return true;
-    if (names.size >= MAX_PGLITE_NAMED_STATEMENTS) return false;
-    if (seen.has(key)) return true;
-    if (seen.size >= MAX_PGLITE_NAMED_STATEMENTS) seen.clear();
-    seen.add(key);
-    return false;
-  };
-
-  /** Runs under PGlite's query lock (the caller holds the transaction lock, or is a transaction). */
-  async function run<T>(
-    text: string,
-    params: unknown[],
-    options: QueryOptions | undefined,
-    inTransaction: boolean,
-  ) {
-    return client._runExclusiveQuery(async () => {
-      const messages: BackendMessage[] = [];
-      const key = keyOf(text, options);
-      let statement = names.get(key);
-      try {
-        if (!statement) {
-          const name = `p${++counter}`;
-          messages.push(
-            ...(await send(
-              serialize.parse({ name, text, ...(options?.paramTypes && { types: options.paramTypes }) }),
-            )),
-          );
-          const types = parse.parseDescribeStatementResults(
-            await send(serialize.describe({ type: 'S', name })),
-          );
-          statement = { name, types };
-          names.set(key, statement);
-        }
-        const { types } = statement;
-        const values = params.map((param, i) => {
-          if (param === null || param === undefined) return null;
-          const serializer = options?.serializers?.[types[i]!] ?? client.serializers[types[i]!];
-          // Without a serializer the parameter is a primitive (drizzle serializes JSON and dates),
-          // sent as text the way PGlite's own query() sends it.
-          // eslint-disable-next-line @typescript-eslint/no-base-to-string
-          return serializer ? serializer(param) : String(param);
-        });
-        messages.push(...(await send(serialize.bind({ statement: statement.name, values }))));
-        messages.push(...(await send(serialize.describe({ type: 'P' }))));
-        messages.push(...(await send(serialize.execute({}))));
-      } catch (err) {
-        const code = (err as { code?: string }).code;
-        if (code !== undefined && STALE_STATEMENT.has(code)) names.delete(key);
-        if (err instanceof Error) Object.assign(err, { query: text, params, queryOptions: options });
-        throw err;
-      } finally {
-        messages.push(...(await send(serialize.sync())));
-      }
-      if (!inTransaction) await client.syncToFs();
-      return parse.parseResults(messages, client.parsers, options)[0] as Results<T>;
-    });
-  }
-
-  const query = client.query.bind(client);
-  const exec = client.exec.bind(client);
-  const transaction = client.transaction.bind(client);
-  client.query = (async <T>(text: string, params?: unknown[], options?: QueryOptions) => {
-    if (!namedFor(text, params, options)) return query<T>(text, params, options);
-    return client._runExclusiveTransaction(() => run<T>(text, params!, options, false));
-  }) as PGlite['query'];
-  client.exec = async (text: string, options?: QueryOptions) => {
-    try {
-      return await exec(text, options);
-    } finally {
-      if (/\b(discard|deallocate)\b/i.test(text)) names.clear();
-    }
-  };
-  client.transaction = <T>(callback: (tx: Transaction) => Promise<T>) =>
-    transaction((tx) => {
-      const txQuery = tx.query.bind(tx);
-      tx.query = (async <R>(text: string, params?: unknown[], options?: QueryOptions) => {
-        if (tx.closed || !namedFor(text, params, options)) return txQuery<R>(text, params, options);
-        return run<R>(text, params!, options, true);
-      }) as Transaction['query'];
-      return callback(tx);
-    });
-  return client;
 }
 
 /** Several app instances in one process (tests of "two instances, one database") share one PGlite. */

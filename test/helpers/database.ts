@@ -4,7 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/client.js';
-import { forDrizzle, wrapPglite } from '../../src/db/pglite.js';
+import { wrapPglite } from '../../src/db/pglite.js';
 
 const testDatabaseUrl = process.env.TEST_DATABASE_URL;
 
@@ -30,7 +30,7 @@ function migratedTarball(): Promise<Blob> {
     const path = inject('pgliteTemplatePath');
     if (path) return new Blob([readFileSync(path)]);
     // Run without the global setup (another config, a single file through an IDE): migrate here.
-    const database = wrapPglite(forDrizzle(new PGlite()));
+    const database = wrapPglite(new PGlite());
     await database.migrate();
     const tarball = await database.client.dumpDataDir('none');
     await database.close();
@@ -56,7 +56,7 @@ interface PoolTemplate {
 }
 
 async function freshPglite(): Promise<FreshDatabase> {
-  const client = idle.pop() ?? forDrizzle(await PGlite.create({ loadDataDir: await migratedTarball() }));
+  const client = idle.pop() ?? (await PGlite.create({ loadDataDir: await migratedTarball() }));
   // Read while the database is still as loaded, before the test writes to it.
   template ??= describeTemplate(client);
   await template;

@@ -6,7 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../src/db/client.js';
-import { forDrizzle, wrapPglite } from '../../src/db/pglite.js';
+import { wrapPglite } from '../../src/db/pglite.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -34,7 +34,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide('postgresTemplateDatabase', name);
     return () => adminQuery(url, `drop database if exists ${name} with (force)`);
   }
-  const database = wrapPglite(forDrizzle(new PGlite()));
+  const database = wrapPglite(new PGlite());
   await database.migrate();
   const tarball = await database.client.dumpDataDir('none');
   await database.close();
