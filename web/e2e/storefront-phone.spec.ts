@@ -216,7 +216,7 @@ test('account: "Download my data" saves the JSON export', async ({ page }) => {
     page.getByRole('link', { name: 'Download my data' }).click(),
   ]);
   expect(download.suggestedFilename()).toMatch(/^esim-account-data-\d{4}-\d{2}-\d{2}\.json$/);
-  const body = JSON.parse(readFileSync((await download.path())!, 'utf8')) as {
+  const body = JSON.parse(readFileSync(await download.path(), 'utf8')) as {
     profile: { email: string };
     orders: { id: string }[];
     walletTransactions: unknown[];
