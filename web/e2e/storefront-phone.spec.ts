@@ -41,6 +41,12 @@ test('compatibility: the search finds "iPhone 15" and "Pixel 8", at both sizes',
     await expect(page).toHaveTitle('Does my phone support eSIM? · Roam eSIM');
     // Chromium on Linux: not a phone, so the general hint.
     await expect(page.getByTestId('compat-hint')).toHaveText(/Check the phone you will travel with/);
+    // Before a search: the brands, folded; one opens on a click.
+    await page
+      .getByTestId('brand-groups')
+      .locator('summary', { hasText: /^Google \(/ })
+      .click();
+    await expect(page.getByRole('list', { name: 'Google' })).toContainText('Pixel 3a');
     const search = page.getByRole('searchbox', { name: 'Search phone models' });
     const list = page.getByRole('list', { name: 'Phones with eSIM' });
     await search.fill('iPhone 15');

@@ -14,6 +14,24 @@ describe('CompatibilityChecker', () => {
       </I18nProvider>,
     );
 
+  test('before a search, the brands fold open one at a time', async () => {
+    renderChecker();
+    expect(screen.getByRole('status').textContent).toMatch(/^\d+ phones of \d+ brands\./);
+    const groups = screen.getByTestId('brand-groups');
+    const summaries = [...groups.querySelectorAll('summary')].map((s) => s.textContent);
+    expect(summaries.slice(0, 3)).toEqual([
+      expect.stringMatching(/^Apple \(\d+\)$/),
+      expect.stringMatching(/^Google \(\d+\)$/),
+      expect.stringMatching(/^Samsung \(\d+\)$/),
+    ]);
+    const apple = groups.querySelector('details')!;
+    expect(within(apple).getByRole('list', { name: 'Apple' })).toBeTruthy();
+    // The brand's own note once, under its models.
+    expect(apple.querySelector('.brand-notes')?.textContent).toMatch(
+      /^Apple: Not on iPhones sold in mainland China/,
+    );
+  });
+
   test('a labelled search filters the list of phones and says how many match', async () => {
     renderChecker();
     const user = userEvent.setup();

@@ -4,9 +4,11 @@ import {
   BRAND_NOTES,
   guessDevice,
   noteKey,
+  PHONES,
   PHONES_UPDATED,
   searchPhones,
   type DeviceGuess,
+  type Phone,
 } from '../lib/compat';
 import { formatDate } from '../lib/format';
 
@@ -15,9 +17,51 @@ function hintOf(guess: DeviceGuess, t: Translate): string {
   return t(`compat.hint.${guess.kind}` as MessageKey);
 }
 
+/** The brands in list order, each with its phones: the browsing view before anything is typed. */
+const BY_BRAND: [string, Phone[]][] = [
+  ...PHONES.reduce(
+    (map, phone) => map.set(phone.brand, [...(map.get(phone.brand) ?? []), phone]),
+    new Map<string, Phone[]>(),
+  ),
+];
+
+function PhoneItem({ phone, withBrand }: { phone: Phone; withBrand: boolean }) {
+  const { t } = useI18n();
+  return (
+    <li>
+      <span className="phone-name">
+        {withBrand ? <span className="phone-brand">{phone.brand} </span> : null}
+        {phone.model}
+      </span>
+      {phone.note ? <small className="hint">{t(noteKey(phone.note))}</small> : null}
+    </li>
+  );
+}
+
+/** What holds for every model of these brands (regional rules), once rather than on each row. */
+function BrandNotes({ brands }: { brands: string[] }) {
+  const { t } = useI18n();
+  const notes = brands.flatMap((brand) => {
+    const note = BRAND_NOTES.get(brand);
+    return note ? [{ brand, note }] : [];
+  });
+  if (notes.length === 0) return null;
+  return (
+    <ul className="brand-notes">
+      {notes.map(({ brand, note }) => (
+        <li key={brand}>
+          <strong>{brand}:</strong> {t(noteKey(note))}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /**
  * The searchable list of eSIM phones (web/src/lib/esim-phones.json) with a hint from this
- * browser's user agent: on the /compatibility page and in the checkout's dialog.
+ * browser's user agent: on the /compatibility page and in the checkout's dialog. Before a search,
+ * the brands fold open one at a time (200 rows would be a very long page on a phone); a search
+ * lists the matching models.
  */
 export function CompatibilityChecker({ autoFocus = false }: { autoFocus?: boolean }) {
   const { t, language } = useI18n();
@@ -25,12 +69,10 @@ export function CompatibilityChecker({ autoFocus = false }: { autoFocus?: boolea
   const [query, setQuery] = useState('');
   // Typing stays responsive while ~200 rows re-filter.
   const deferred = useDeferredValue(query);
+  const searching = deferred.trim() !== '';
   const results = useMemo(() => searchPhones(deferred), [deferred]);
   const guess = useMemo(() => guessDevice(navigator.userAgent), []);
-  const brandNotes = [...new Set(results.map((p) => p.brand))].flatMap((brand) => {
-    const note = BRAND_NOTES.get(brand);
-    return note ? [{ brand, note }] : [];
-  });
+  const brands = [...new Set(results.map((p) => p.brand))];
 
   return (
     <div className="compat-checker">
@@ -52,30 +94,37 @@ export function CompatibilityChecker({ autoFocus = false }: { autoFocus?: boolea
         />
       </div>
       <p id={`${id}-count`} className="hint" role="status">
-        {results.length > 0
-          ? t('compat.count', { n: results.length })
-          : t('compat.none', { q: deferred.trim() })}
+        {!searching
+          ? t('compat.all', { n: PHONES.length, brands: BY_BRAND.length })
+          : results.length > 0
+            ? t('compat.count', { n: results.length })
+            : t('compat.none', { q: deferred.trim() })}
       </p>
-      {results.length > 0 ? (
-        <ul className="phone-list" aria-label={t('compat.results')} data-testid="phone-list">
-          {results.map((phone) => (
-            <li key={`${phone.brand} ${phone.model}`}>
-              <span className="phone-name">
-                <span className="phone-brand">{phone.brand}</span> {phone.model}
-              </span>
-              {phone.note ? <small className="hint">{t(noteKey(phone.note))}</small> : null}
-            </li>
+      {!searching ? (
+        <div className="brand-groups" data-testid="brand-groups">
+          {BY_BRAND.map(([brand, phones]) => (
+            <details key={brand}>
+              <summary>
+                {brand} <span className="muted">({phones.length})</span>
+              </summary>
+              <ul className="phone-list" aria-label={brand}>
+                {phones.map((phone) => (
+                  <PhoneItem key={phone.model} phone={phone} withBrand={false} />
+                ))}
+              </ul>
+              <BrandNotes brands={[brand]} />
+            </details>
           ))}
-        </ul>
-      ) : null}
-      {brandNotes.length > 0 ? (
-        <ul className="brand-notes">
-          {brandNotes.map(({ brand, note }) => (
-            <li key={brand}>
-              <strong>{brand}:</strong> {t(noteKey(note))}
-            </li>
-          ))}
-        </ul>
+        </div>
+      ) : results.length > 0 ? (
+        <>
+          <ul className="phone-list" aria-label={t('compat.results')} data-testid="phone-list">
+            {results.map((phone) => (
+              <PhoneItem key={`${phone.brand} ${phone.model}`} phone={phone} withBrand />
+            ))}
+          </ul>
+          <BrandNotes brands={brands} />
+        </>
       ) : null}
       <p className="hint">
         {t('compat.settingsTip')} {t('compat.updated', { date: formatDate(PHONES_UPDATED, language) })}
