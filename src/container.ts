@@ -5,6 +5,7 @@ import { createExchangeRateService } from './domain/catalog/exchange-rates.js';
 import { createCatalogService } from './domain/catalog/catalog.service.js';
 import { warmSearchIndex } from './domain/catalog/destinations.js';
 import { createApiKeyService } from './domain/accounts/api-keys.js';
+import { createDataExport } from './domain/accounts/data-export.js';
 import { createAccountService } from './domain/accounts/accounts.service.js';
 import { PASSWORD_RESET_JOB } from './domain/accounts/password-reset.js';
 import { createPasswordHashing } from './domain/accounts/passwords.js';
@@ -239,7 +240,7 @@ function buildPayments(infra: Infrastructure, { partnerEvents }: Events, { excha
 }
 type Payments = ReturnType<typeof buildPayments>;
 
-/** Orders, fulfillment and their jobs, operator order actions, test mode. */
+/** Orders, fulfillment and their jobs, operator order actions, test mode, the data export. */
 function buildOrders(
   infra: Infrastructure,
   areas: { events: Events; esim: EsimProviders; catalog: Catalog; accounts: Accounts; payments: Payments },
@@ -272,6 +273,14 @@ function buildOrders(
   });
   const orderAdmin = createOrderAdmin({ db, audit, orders });
   const testMode = createTestModeService({ db, clock, orders });
+  // Built here, the first point where every area whose rows it reads exists.
+  const dataExport = createDataExport({
+    clock,
+    accounts: areas.accounts.accounts,
+    orders,
+    wallet: areas.payments.wallet,
+    support,
+  });
   const orderJobs = registerOrderJobs({
     db,
     handlers: jobHandlers,
@@ -284,7 +293,7 @@ function buildOrders(
   });
   providerNotifications.registerJobs(jobHandlers, (orderId) => orders.fulfillment.attempt(orderId, 'job'));
   startupTasks.push(() => orderJobs.scheduleRefresh());
-  return { orders, orderAdmin, testMode };
+  return { orders, orderAdmin, testMode, dataExport };
 }
 
 /** Webhooks out: partner endpoints, signed deliveries of the outbox's events, their purge. */

@@ -22,7 +22,7 @@ import { registerOpenApiDocuments } from './shared/openapi.js';
 import { allSecuritySchemes } from './shared/openapi-surfaces.js';
 import { installMetrics } from './metrics.js';
 import { installBodyRules, transportServerOptions } from './shared/transport.js';
-import { registerWebApp } from './web.js';
+import { readWebBuild, registerWebApp, webNotFoundPage } from './web.js';
 import { Type } from '@sinclair/typebox';
 import './types.js';
 
@@ -89,7 +89,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorateRequest('partner', null);
   app.decorateRequest('livemode', true);
 
-  installErrorHandling(app, 'root');
+  // Read before the handlers are installed: the root's 404 answers browsers with the app's page.
+  const web = await readWebBuild(config.webDistDir);
+  installErrorHandling(app, 'root', web ? webNotFoundPage(web, config) : undefined);
   installSecurityHooks(app);
   rejectNonFiniteNumbers(app);
   acceptEmptyJsonBodies(app);
@@ -148,6 +150,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await app.register(sandboxSurface, { prefix: '/sandbox' });
   }
   registerOpenApiDocuments(app);
-  await registerWebApp(app, config.webDistDir);
+  if (web) await registerWebApp(app, web);
+  else
+    app.log.warn({ dir: config.webDistDir }, 'web app not built (npm run build:web): serving the API only');
   return app;
 }

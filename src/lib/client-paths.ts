@@ -8,6 +8,7 @@
 export type ClientPage =
   | 'storefront'
   | 'destination'
+  | 'compatibility'
   | 'login'
   | 'register'
   | 'forgot-password'
@@ -33,6 +34,7 @@ export interface ClientPath {
 export const CLIENT_PATHS: readonly ClientPath[] = [
   { path: '/', page: 'storefront', signedIn: false, example: '/' },
   { path: '/destinations/:code', page: 'destination', signedIn: false, example: '/destinations/TR' },
+  { path: '/compatibility', page: 'compatibility', signedIn: false, example: '/compatibility' },
   { path: '/login', page: 'login', signedIn: false, example: '/login' },
   { path: '/register', page: 'register', signedIn: false, example: '/register' },
   { path: '/forgot-password', page: 'forgot-password', signedIn: false, example: '/forgot-password' },

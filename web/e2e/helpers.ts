@@ -72,6 +72,41 @@ export async function buyWithWallet(page: Page, code: string): Promise<string> {
   return ((await res.json()) as { orderId: string }).orderId;
 }
 
+/** Ticks the checkout's "My phone supports eSIM and is unlocked" (no new eSIM is sold without it). */
+export async function confirmPhone(page: Page): Promise<void> {
+  await page.getByRole('checkbox', { name: 'My phone supports eSIM and is unlocked' }).check();
+}
+
+/**
+ * No element reaches past the right edge of the viewport (issue 30 T7), beyond what a horizontal
+ * scroll check sees: elements clipped inside a scrolling box (a code sample) are that box's
+ * business, and visually hidden ones (1 px, clipped) are skipped.
+ */
+export async function expectNothingWiderThanViewport(page: Page, label: string): Promise<void> {
+  const offenders = await page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const clipped = (el: Element) => {
+      for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+        const overflow = getComputedStyle(p).overflowX;
+        if (overflow !== 'visible') return true;
+      }
+      return false;
+    };
+    return [...document.body.querySelectorAll('*')]
+      .filter((el) => {
+        const rect = el.getBoundingClientRect();
+        if (rect.width <= 1 || rect.height <= 1) return false;
+        return rect.right > width + 1 && !clipped(el);
+      })
+      .slice(0, 10)
+      .map(
+        (el) =>
+          `${el.tagName.toLowerCase()}.${[...el.classList].join('.')} (${Math.round(el.getBoundingClientRect().right)}px)`,
+      );
+  });
+  expect(offenders, `elements wider than the viewport on ${label}`).toEqual([]);
+}
+
 export async function firstPlan(request: APIRequestContext, code: string): Promise<{ id: string }> {
   const res = await request.get(`/api/v1/destinations/${code}?locale=en&currency=USD`);
   const { destination } = (await res.json()) as {
@@ -124,7 +159,10 @@ export async function expectNoHorizontalScroll(page: Page, label: string): Promi
 const screenshotDir = join(fileURLToPath(new URL('.', import.meta.url)), 'screenshots');
 mkdirSync(screenshotDir, { recursive: true });
 
-export async function screenshot(page: Page, name: string): Promise<void> {
+/** A full-page screenshot; `fullPage: false` for what is on screen (a modal dialog over the page). */
+export async function screenshot(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
   const width = page.viewportSize()?.width ?? 0;
-  await page.screenshot({ path: join(screenshotDir, `${name}-${width}.png`), fullPage: true });
+  // From the top: scrolled, the sticky header would be drawn in the middle of a full-page shot.
+  if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: join(screenshotDir, `${name}-${width}.png`), fullPage });
 }

@@ -4,6 +4,7 @@ import {
   adminPatch,
   baseURL,
   buyWithWallet,
+  confirmPhone,
   firstPlan,
   fundWallet,
   PASSWORD,
@@ -37,6 +38,7 @@ test('browse → register → top up by card → buy with the wallet → the eSI
   await expect(page).toHaveURL(/\/destinations\/JP$/);
 
   // An empty wallet: the API's INSUFFICIENT_BALANCE appears beside the checkout form.
+  await confirmPhone(page);
   await page.getByRole('button', { name: 'Pay from wallet' }).click();
   await expect(page.getByRole('alert')).toContainText('wallet balance is too low');
   await page.getByRole('link', { name: 'Top up your wallet' }).click();
@@ -49,6 +51,7 @@ test('browse → register → top up by card → buy with the wallet → the eSI
   await expect(page.getByRole('table')).toContainText('Deposit');
 
   await page.goto('/destinations/JP');
+  await confirmPhone(page);
   await page.getByRole('button', { name: 'Pay from wallet' }).click();
   await expect(page).toHaveURL(/\/orders\?order=/);
   await expect(page.getByTestId('order-message')).toHaveText('All set! Install your eSIM below.');
@@ -78,6 +81,7 @@ test('card checkout: hosted page → back to the order page until it completes',
   await registerViaApi(page, 'card');
   await page.goto('/destinations/TR');
   await page.getByRole('radio', { name: 'Card' }).check();
+  await confirmPhone(page);
   await page.getByRole('button', { name: 'Continue to card payment' }).click();
   await settleSandboxPayment(page, 'Pay');
   await expect(page).toHaveURL(/\/orders\?return=.*outcome=paid/);
@@ -90,6 +94,7 @@ test('crypto checkout: cancelled, then paid', async ({ page }) => {
   await registerViaApi(page, 'crypto');
   await page.goto('/destinations/DE');
   await page.getByRole('radio', { name: 'Crypto' }).check();
+  await confirmPhone(page);
   await page.getByRole('button', { name: 'Continue to crypto payment' }).click();
   await settleSandboxPayment(page, 'Cancel');
   // A crypto invoice has one return URL for every outcome; the order page shows the state.
@@ -99,6 +104,7 @@ test('crypto checkout: cancelled, then paid', async ({ page }) => {
 
   await page.goto('/destinations/DE');
   await page.getByRole('radio', { name: 'Crypto' }).check();
+  await confirmPhone(page);
   await page.getByRole('button', { name: 'Continue to crypto payment' }).click();
   await settleSandboxPayment(page, 'Pay');
   await expect(page.locator('.order-head .badge')).toHaveText('Completed');

@@ -4,6 +4,7 @@ import {
   buyWithWallet,
   expectAccessible,
   expectNoHorizontalScroll,
+  expectNothingWiderThanViewport,
   fundWallet,
   registerViaApi,
   screenshot,
@@ -38,6 +39,11 @@ const publicPages: [string, string, (page: Page) => Promise<void>][] = [
     '/destinations/EUROPE',
     (p) => expect(p.getByRole('heading', { level: 1, name: 'Europe' })).toBeVisible(),
   ],
+  [
+    'compatibility',
+    '/compatibility',
+    (p) => expect(p.getByTestId('brand-groups').locator('summary').first()).toHaveText(/^Apple/),
+  ],
   ['login', '/login', (p) => expect(p.getByRole('heading', { name: 'Log in' })).toBeVisible()],
   [
     'register',
@@ -55,9 +61,30 @@ const publicPages: [string, string, (page: Page) => Promise<void>][] = [
 
 const accountPages: [string, string, (page: Page) => Promise<void>][] = [
   ['esims', '/esims', (p) => expect(p.getByTestId('esim-card').first().getByRole('img')).toBeVisible()],
-  ['orders', '/orders', (p) => expect(p.getByRole('table')).toBeVisible()],
+  // A table on a wide screen, cards on a phone (RecordTable): whichever is shown.
+  [
+    'orders',
+    '/orders',
+    (p) =>
+      expect(
+        p
+          .getByTestId(/^order-row/)
+          .filter({ visible: true })
+          .first(),
+      ).toBeVisible(),
+  ],
   ['order', '/orders?order=ORDER', (p) => expect(p.getByTestId('esim-card')).toBeVisible()],
-  ['wallet', '/wallet', (p) => expect(p.getByRole('table')).toBeVisible()],
+  [
+    'wallet',
+    '/wallet',
+    (p) =>
+      expect(
+        p
+          .getByTestId(/^transaction-row/)
+          .filter({ visible: true })
+          .first(),
+      ).toBeVisible(),
+  ],
   ['support', '/support', (p) => expect(p.getByRole('heading', { name: 'New ticket' })).toBeVisible()],
   ['ticket', '/support?ticket=TICKET', (p) => expect(p.locator('.message').first()).toBeVisible()],
   ['account', '/account', (p) => expect(p.getByRole('heading', { name: 'Delete account' })).toBeVisible()],
@@ -74,6 +101,7 @@ async function check(page: Page, name: string, url: string, ready: (page: Page) 
     // Let lazy flag and QR images arrive before the screenshot.
     await page.waitForLoadState('networkidle');
     await expectNoHorizontalScroll(page, `${name} at ${viewport.width}px`);
+    await expectNothingWiderThanViewport(page, `${name} at ${viewport.width}px`);
     await expectAccessible(page, `${name} at ${viewport.width}px`);
     await screenshot(page, name);
   }

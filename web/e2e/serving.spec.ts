@@ -25,10 +25,24 @@ test('hashed assets are immutable and precompressed; unknown paths keep the JSON
   const gz = await request.get(script, { headers: { 'accept-encoding': 'gzip' } });
   expect(gz.headers()['content-encoding']).toBe('gzip');
 
+  // The runner's requests name no type (*/*): JSON, also for a path that is no page.
   for (const path of ['/api/v1/nope', '/api/public/v1/nope', '/assets/missing.js', '/not-a-page']) {
     const res = await request.get(path);
     expect(res.status(), path).toBe(404);
     expect(res.headers()['content-type'], path).toMatch(/^application\/json/);
     expect(await res.json(), path).toBeTruthy();
   }
+});
+
+test('an unknown page asked for as HTML is the app with 404; API paths stay JSON', async ({ request }) => {
+  const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+  for (const path of ['/xyz', '/orders/abc']) {
+    const res = await request.get(path, { headers: html });
+    expect(res.status(), path).toBe(404);
+    expect(res.headers()['content-type'], path).toMatch(/^text\/html/);
+    expect(await res.text(), path).toContain('<div id="root">');
+  }
+  const api = await request.get('/api/v1/nope', { headers: html });
+  expect(api.status()).toBe(404);
+  expect(api.headers()['content-type']).toMatch(/^application\/json/);
 });

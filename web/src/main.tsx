@@ -6,6 +6,7 @@ import { ApiError } from './api/client';
 import { I18nProvider } from './i18n';
 import { router } from './routes';
 import './styles.css';
+import './phone.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {

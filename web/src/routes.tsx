@@ -21,6 +21,7 @@ const lazyPage = (load: Loader): Pick<RouteObject, 'lazy'> => ({
 const PAGES: Record<ClientPage, Pick<RouteObject, 'element' | 'lazy'>> = {
   storefront: { element: <Storefront /> },
   destination: lazyPage(() => import('./pages/Destination')),
+  compatibility: lazyPage(() => import('./pages/Compatibility')),
   login: lazyPage(() => import('./pages/Login')),
   register: lazyPage(() => import('./pages/Register')),
   'forgot-password': lazyPage(() => import('./pages/ForgotPassword')),

@@ -60,6 +60,18 @@ export function createWalletService(deps: {
     },
 
     /**
+     * Every row of one mode, newest first, with no page cap: the account's data export
+     * (GET /user/export) must hold the whole history, not the newest page of it.
+     */
+    async listAllTransactions(accountId: string, livemode = true): Promise<WalletTransaction[]> {
+      return db
+        .select()
+        .from(walletTransactions)
+        .where(and(eq(walletTransactions.accountId, accountId), eq(walletTransactions.livemode, livemode)))
+        .orderBy(desc(walletTransactions.createdAt), desc(walletTransactions.seq));
+    },
+
+    /**
      * Sets the low-balance threshold of one mode (wallet.low_balance, issue 28 H5): a test key sets
      * the test wallet's threshold and never the live one. USD with at most two decimals.
      */

@@ -32,7 +32,7 @@ const CustomerMessageSchema = Type.Object({
   createdAt: IsoDate,
 });
 
-const CustomerTicketSchema = Type.Object(
+export const CustomerTicketSchema = Type.Object(
   {
     id: Type.String(),
     subject: Type.String(),
@@ -55,7 +55,7 @@ const ticketList = defineList<TicketView>({
   keyOf: (t) => [t.updatedAt, t.id],
 });
 
-function toCustomerTicket(ticket: TicketView) {
+export function toCustomerTicket(ticket: TicketView) {
   return {
     id: ticket.id,
     subject: ticket.subject,

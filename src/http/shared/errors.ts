@@ -104,10 +104,22 @@ export function sendError(
 }
 
 /**
+ * Answers a request no route matched with a page of its own (the web app's, for a browser: see
+ * src/http/web.ts), or returns false to leave it to the JSON 404.
+ */
+export type NotFoundPage = (request: FastifyRequest, reply: FastifyReply) => FastifyReply | false;
+
+/**
  * Installs the surface's error and not-found handlers. The fallback never echoes the original
  * message: stack traces and SQL stay in the log, keyed by the request id the client sees.
+ * `notFoundPage` is asked first (Fastify takes one not-found handler per prefix, so the root's
+ * page answer has to be part of this one).
  */
-export function installErrorHandling(app: FastifyInstance, surface: Surface): void {
+export function installErrorHandling(
+  app: FastifyInstance,
+  surface: Surface,
+  notFoundPage?: NotFoundPage,
+): void {
   app.setErrorHandler((err, request, reply) => {
     const { error, unexpected } = toAppError(err, request.routeOptions.bodyLimit);
     if (unexpected) request.log.error({ err }, 'unhandled error');
@@ -115,12 +127,14 @@ export function installErrorHandling(app: FastifyInstance, surface: Surface): vo
       request.log.warn({ code: error.code, msg: error.message }, 'request failed');
     return sendError(reply, request, surface, error);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendError(
-      reply,
-      request,
-      surface,
-      new AppError('NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`),
-    ),
+  app.setNotFoundHandler(
+    (request, reply) =>
+      notFoundPage?.(request, reply) ||
+      sendError(
+        reply,
+        request,
+        surface,
+        new AppError('NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`),
+      ),
   );
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CLIENT_ROUTES } from '../../../src/http/web.js';
+import { CLIENT_ROUTES, prefersHtml } from '../../../src/http/web.js';
 import { buildTestApp, type TestApp } from '../../helpers/app.js';
 
 const HTML =
@@ -53,6 +53,44 @@ describe('web app serving', () => {
     expect(plain.body).toBe(JS);
   });
 
+  const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+
+  test('an unknown page asked for as HTML is the app (its not-found page) with status 404', async () => {
+    for (const url of ['/xyz', '/orders/abc', '/destinations', '/esims/1/2?x=1']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: { accept: BROWSER_ACCEPT } });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type'], url).toBe('text/html; charset=utf-8');
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+      expect(res.headers['content-security-policy'], url).toContain("default-src 'self'");
+      expect(res.body, url).toBe(HTML);
+    }
+  });
+
+  test('the same unknown page asked for as JSON, or by a client naming no type, is the JSON 404', async () => {
+    for (const accept of [undefined, '*/*', 'application/json', 'application/json, text/html;q=0.5']) {
+      const res = await t.app.inject({ method: 'GET', url: '/xyz', headers: accept ? { accept } : {} });
+      expect(res.statusCode, accept).toBe(404);
+      expect(res.headers['content-type'], accept).toMatch(/^application\/json/);
+    }
+    const post = await t.app.inject({ method: 'POST', url: '/xyz', headers: { accept: BROWSER_ACCEPT } });
+    expect(post.headers['content-type']).toMatch(/^application\/json/);
+  });
+
+  test('API, asset and other server paths keep the JSON 404 even for a browser', async () => {
+    for (const url of [
+      '/api/v1/nope',
+      '/api/public/v1/nope',
+      '/api/admin/v1/orders',
+      '/api/v9/anything',
+      '/assets/missing.js',
+      '/webhooks/nope',
+    ]) {
+      const res = await t.app.inject({ method: 'GET', url, headers: { accept: BROWSER_ACCEPT } });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type'], url).toMatch(/^application\/json/);
+    }
+  });
+
   test('no SPA fallback elsewhere: unknown pages, assets and API paths keep the JSON 404', async () => {
     for (const url of [
       '/nope',
@@ -75,11 +113,30 @@ describe('web app serving', () => {
   });
 });
 
+describe('prefersHtml (the Accept header of a not-found request)', () => {
+  test.each([
+    ['text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', true],
+    ['application/xhtml+xml', true],
+    ['TEXT/HTML', true],
+    ['text/html;q=0.4, application/json', false],
+    ['application/json;q=0.5, text/html', true],
+    ['text/html;q=0', false],
+    ['*/*', false],
+    ['application/json', false],
+    ['', false],
+  ])('%s → %s', (accept, expected) => {
+    expect(prefersHtml(accept)).toBe(expected);
+  });
+});
+
 describe('without a build', () => {
   test('the API is served alone', async () => {
     const t = await buildTestApp({ env: { WEB_DIST_DIR: join(tmpdir(), 'no-such-web-build') } });
     try {
       expect((await t.app.inject({ method: 'GET', url: '/' })).statusCode).toBe(404);
+      // Without the app there is no page to show: a browser gets the JSON 404 too.
+      const page = await t.app.inject({ method: 'GET', url: '/xyz', headers: { accept: 'text/html' } });
+      expect(page.headers['content-type']).toMatch(/^application\/json/);
       expect((await t.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
     } finally {
       await t.close();

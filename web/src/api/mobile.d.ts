@@ -483,6 +483,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/user/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download my data
+         * @description One JSON document with everything the service holds about the caller: profile, orders, eSIMs, wallet transactions and support tickets with their messages, all of them (no paging). Orders and money of the Partner API test mode are under `testMode`, never mixed with the live lists. Sent as an attachment.
+         */
+        get: operations["exportMyData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/user/orders": {
         parameters: {
             query?: never;
@@ -595,6 +615,38 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** AccountExport */
+        AccountExport: {
+            /** @description Newest first; usage as last read from the provider */
+            esims: components["schemas"]["Esim"][];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            exportedAt: string;
+            /** @enum {string} */
+            format: "esim-account-export/1";
+            /** @description Newest first, each with the ids of its eSIMs */
+            orders: components["schemas"]["Order"][];
+            profile: components["schemas"]["User"];
+            /** @description Most recent activity first, each with its whole thread (oldest message first) */
+            supportTickets: components["schemas"]["SupportTicket"][];
+            /** @description What the Partner API test key (svc_test_sk_…) made: sandbox orders and eSIMs paid from the test wallet. Never real money or real eSIMs, so kept apart from the lists above; empty lists when test mode was never used. */
+            testMode: components["schemas"]["AccountExportTestMode"];
+            /** @description Newest first, the whole history */
+            walletTransactions: components["schemas"]["WalletTransaction"][];
+        };
+        /** AccountExportTestMode */
+        AccountExportTestMode: {
+            /** @description Newest first; usage as last read from the provider */
+            esims: components["schemas"]["Esim"][];
+            /** @description Newest first, each with the ids of its eSIMs */
+            orders: components["schemas"]["Order"][];
+            /** @description Test wallet balance in USD (not real money) */
+            walletBalance: number;
+            /** @description Newest first, the whole history */
+            walletTransactions: components["schemas"]["WalletTransaction"][];
+        };
         /** ChangePasswordRequest */
         ChangePasswordRequest: {
             currentPassword?: string;
@@ -3573,6 +3625,82 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EsimList"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportMyData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Everything the service holds about the caller, sent as a file to save (Content-Disposition) */
+            200: {
+                headers: {
+                    /** @description no-store: personal data is kept by no cache */
+                    "Cache-Control"?: string;
+                    /** @description attachment; filename="esim-account-data-<YYYY-MM-DD>.json": browsers save the document */
+                    "Content-Disposition"?: string;
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountExport"];
                 };
             };
             /** @description Default Response */

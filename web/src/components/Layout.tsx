@@ -168,6 +168,9 @@ export function Layout() {
               <a href="/docs">{t('footer.apiReference')}</a>
             </li>
             <li>
+              <Link to="/compatibility">{t('compat.footer')}</Link>
+            </li>
+            <li>
               <Link to="/support">{t('nav.support')}</Link>
             </li>
             <li>

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { api, unwrap } from '../api/client';
 import type { Currency, User } from '../api/types';
 import { CURRENCIES } from '../api/types';
@@ -18,6 +19,22 @@ export function useMe() {
 export function useSetMe() {
   const client = useQueryClient();
   return (user: User | null) => client.setQueryData(ME_KEY, user);
+}
+
+/**
+ * After money moved (a purchase, a top-up coming back, an order refunded): the header balance
+ * (GET /auth/me, kept 30 s otherwise) and every list that shows money or what it bought are read
+ * again. Prefix keys: ['orders'] covers the paged list and the partner page's full list.
+ */
+export function useMoneyMoved(): () => Promise<void> {
+  const client = useQueryClient();
+  return useCallback(async () => {
+    await Promise.all(
+      [ME_KEY, ['transactions'], ['orders'], ['esims']].map((queryKey) =>
+        client.invalidateQueries({ queryKey }),
+      ),
+    );
+  }, [client]);
 }
 
 export function useLogout() {

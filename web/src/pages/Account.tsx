@@ -24,6 +24,7 @@ export default function Account() {
         <Profile user={user} />
         <Avatar user={user} />
         <ChangePassword />
+        <YourData />
         <DeleteAccount user={user} />
       </div>
     </div>
@@ -241,6 +242,25 @@ function ChangePassword() {
           {t('account.passwordSubmit')}
         </button>
       </form>
+    </section>
+  );
+}
+
+/**
+ * "Download my data" (issue 30 T10): a plain link to GET /user/export, which answers with
+ * Content-Disposition: attachment, so the browser saves the file with the session cookie sent
+ * (a safe method: the API's Origin check does not apply) and no script holds the data.
+ */
+function YourData() {
+  const { t } = useI18n();
+  const id = useId();
+  return (
+    <section className="card" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{t('account.data')}</h2>
+      <p className="muted">{t('account.dataBody')}</p>
+      <a className="button" href="/api/v1/user/export" download>
+        {t('account.dataDownload')}
+      </a>
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { api, unwrap } from '../api/client';
 import type { GeneratedKey } from '../api/types';
 import { CopyButton } from '../components/CopyButton';
@@ -8,7 +9,7 @@ import { PartnerTabs } from '../components/PartnerTabs';
 import { TopUpForm } from '../components/TopUpForm';
 import { useI18n } from '../i18n';
 import { formatDateTime, formatMoney } from '../lib/format';
-import { useMe, useSetMe } from '../lib/session';
+import { useMe, useMoneyMoved, useSetMe } from '../lib/session';
 import { useTitle } from '../lib/title';
 
 /**
@@ -38,6 +39,12 @@ export default function ApiKeys() {
     },
   });
   const base = window.location.origin;
+  // Back from the wallet top-up's payment page (returnPath below): read the balance again.
+  const returned = useSearchParams()[0].get('topup');
+  const moneyMoved = useMoneyMoved();
+  useEffect(() => {
+    if (returned) void moneyMoved();
+  }, [returned, moneyMoved]);
 
   return (
     <div className="container partner-page">

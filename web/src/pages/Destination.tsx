@@ -1,15 +1,16 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useCallback, useId, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, unwrap } from '../api/client';
 import type { Plan } from '../api/types';
+import { CompatibilityDialog } from '../components/CompatibilityDialog';
 import { Flag } from '../components/Flag';
 import { FormError } from '../components/FormError';
 import { useI18n, type MessageKey } from '../i18n';
 import { useDisplayCurrency } from '../lib/currency';
 import { newReturnReference, rememberOrder, returnUrls } from '../lib/checkout';
 import { formatData, formatMoney } from '../lib/format';
-import { useMe } from '../lib/session';
+import { useMe, useMoneyMoved } from '../lib/session';
 import { useTitle } from '../lib/title';
 
 type Method = 'wallet' | 'card' | 'crypto';
@@ -48,6 +49,17 @@ export default function Destination() {
   const [iccid, setIccid] = useState(params.get('iccid') ?? '');
   const selected: Plan | undefined =
     plans.find((p) => p.id === planId) ?? (params.get('iccid') ? topUpPlans[0] : basePlans[0]);
+  // A new eSIM needs a phone that takes one (issue 30 T6); a top-up goes to an eSIM already installed.
+  const needsPhoneCheck = !selected?.isTopUp;
+  const [phoneOk, setPhoneOk] = useState(false);
+  const [phoneOkMissing, setPhoneOkMissing] = useState(false);
+  // The browser's own "required" bubble says it in the UI language. A callback ref: the box
+  // mounts only once the destination has loaded, and is set again whenever the tick changes.
+  const phoneOkInput = useCallback(
+    (input: HTMLInputElement | null) => input?.setCustomValidity(phoneOk ? '' : t('compat.confirmRequired')),
+    [phoneOk, t],
+  );
+  const moneyMoved = useMoneyMoved();
 
   const esims = useQuery({
     // Top-up targets are the user's own eSIMs, not those the Partner API sold to the partner's customers.
@@ -74,6 +86,8 @@ export default function Destination() {
       return { result, reference };
     },
     onSuccess: ({ result, reference }) => {
+      // A wallet purchase has charged the balance the header shows.
+      void moneyMoved();
       if (result.url) {
         rememberOrder(reference, result.orderId);
         window.location.assign(result.url);
@@ -85,6 +99,11 @@ export default function Destination() {
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    // Also checked here, not only by `required`: no order without the tick, whatever the browser.
+    if (needsPhoneCheck && !phoneOk) {
+      setPhoneOkMissing(true);
+      return;
+    }
     checkout.mutate();
   }
 
@@ -207,6 +226,31 @@ export default function Destination() {
           </div>
         </fieldset>
 
+        {needsPhoneCheck ? (
+          <div className="phone-check">
+            <label className="checkbox">
+              <input
+                ref={phoneOkInput}
+                type="checkbox"
+                required
+                checked={phoneOk}
+                onChange={(e) => {
+                  setPhoneOk(e.target.checked);
+                  if (e.target.checked) setPhoneOkMissing(false);
+                }}
+                onInvalid={() => setPhoneOkMissing(true)}
+              />
+              <span>{t('compat.confirm')}</span>
+            </label>
+            <CompatibilityDialog />
+            {phoneOkMissing ? (
+              <p className="form-error" role="alert">
+                {t('compat.confirmRequired')}
+              </p>
+            ) : null}
+          </div>
+        ) : null}
+
         <div className="checkout-foot">
           <p className="total">
             {t('dest.total')}{' '}
@@ -239,6 +283,9 @@ export default function Destination() {
       <section className="card compat">
         <h2>{t('dest.compatTitle')}</h2>
         <p className="muted">{t('dest.compatBody')}</p>
+        <p>
+          <Link to="/compatibility">{t('compat.title')}</Link>
+        </p>
       </section>
     </div>
   );

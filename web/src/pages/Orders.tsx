@@ -1,16 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, unwrap } from '../api/client';
 import type { Order } from '../api/types';
 import { EsimCard } from '../components/EsimCard';
 import { FormError } from '../components/FormError';
 import { OrderStatus } from '../components/OrderStatus';
+import { RecordTable, type RecordColumn } from '../components/RecordTable';
 import { LoadMore, PAGE_SIZE } from '../components/Pager';
 import { useCursorList } from '../lib/cursor-list';
 import { useI18n, type MessageKey } from '../i18n';
 import { orderForReference } from '../lib/checkout';
 import { formatDateTime, formatMoney } from '../lib/format';
 import { planLabel } from '../lib/plans';
+import { useMoneyMoved } from '../lib/session';
 import { useTitle } from '../lib/title';
 
 const FINAL: readonly Order['status'][] = ['COMPLETED', 'CANCELLED', 'REFUNDED'];
@@ -23,41 +26,25 @@ export default function Orders() {
   return <OrderList returned={reference !== null} />;
 }
 
+/** The orders list: a table on wide screens, one card per order on phones. */
 export function OrdersTable({ orders, caption }: { orders: Order[]; caption: string }) {
   const { t, language } = useI18n();
+  const columns: RecordColumn<Order>[] = [
+    {
+      header: t('order.number'),
+      card: 'title',
+      cell: (o) => <Link to={`/orders?order=${encodeURIComponent(o.id)}`}>{o.orderNumber}</Link>,
+    },
+    { header: t('order.date'), cell: (o) => formatDateTime(o.createdAt, language) },
+    {
+      header: t('order.plan'),
+      cell: (o) => `${planLabel(o.planId)}${o.quantity > 1 ? ` × ${o.quantity}` : ''}`,
+    },
+    { header: t('order.amount'), cell: (o) => formatMoney(o.amount, 'USD', language) },
+    { header: t('order.state'), card: 'aside', cell: (o) => <OrderStatus status={o.status} /> },
+  ];
   return (
-    <div className="table-wrap">
-      <table className="table">
-        <caption className="visually-hidden">{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('order.number')}</th>
-            <th scope="col">{t('order.date')}</th>
-            <th scope="col">{t('order.plan')}</th>
-            <th scope="col">{t('order.amount')}</th>
-            <th scope="col">{t('order.state')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {orders.map((o) => (
-            <tr key={o.id}>
-              <td>
-                <Link to={`/orders?order=${encodeURIComponent(o.id)}`}>{o.orderNumber}</Link>
-              </td>
-              <td>{formatDateTime(o.createdAt, language)}</td>
-              <td>
-                {planLabel(o.planId)}
-                {o.quantity > 1 ? ` × ${o.quantity}` : ''}
-              </td>
-              <td>{formatMoney(o.amount, 'USD', language)}</td>
-              <td>
-                <OrderStatus status={o.status} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <RecordTable rows={orders} columns={columns} caption={caption} rowKey={(o) => o.id} testId="order-row" />
   );
 }
 
@@ -121,6 +108,13 @@ function OrderDetail({ id, outcome }: { id: string; outcome: string | null }) {
   });
   const o = order.data?.order;
   useTitle(o ? `${t('order.title')} ${o.orderNumber}` : t('order.title'));
+  // A final state may have moved money since checkout (a card payment booked, a refund to the
+  // wallet): the header balance and the lists catch up once the order settles.
+  const moneyMoved = useMoneyMoved();
+  const settled = o ? FINAL.includes(o.status) : false;
+  useEffect(() => {
+    if (settled) void moneyMoved();
+  }, [settled, moneyMoved]);
   const esims = useQuery({
     queryKey: ['esims'],
     queryFn: () => unwrap(api.GET('/api/v1/user/esims')),

@@ -57,7 +57,7 @@ export default function Partner() {
           <button
             type="button"
             className="button small"
-            onClick={() => void Promise.all([orders.refetch(), esims.refetch()])}
+            onClick={() => void Promise.all([orders.refetch(), esims.refetch(), me.refetch()])}
           >
             {t('esims.refresh')}
           </button>

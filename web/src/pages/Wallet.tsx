@@ -1,21 +1,22 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import type { WalletTransaction } from '../api/types';
 import { api, unwrap } from '../api/client';
 import { FormError } from '../components/FormError';
 import { LoadMore, PAGE_SIZE } from '../components/Pager';
+import { RecordTable, type RecordColumn } from '../components/RecordTable';
 import { TopUpForm } from '../components/TopUpForm';
 import { useI18n, type MessageKey } from '../i18n';
 import { formatDateTime, formatMoney, formatSignedMoney } from '../lib/format';
 import { useCursorList } from '../lib/cursor-list';
-import { ME_KEY, useMe } from '../lib/session';
+import { useMe, useMoneyMoved } from '../lib/session';
 import { useTitle } from '../lib/title';
 
 export default function Wallet() {
   const { t, language } = useI18n();
   useTitle(t('wallet.title'));
   const me = useMe();
-  const client = useQueryClient();
+  const moneyMoved = useMoneyMoved();
   const [params] = useSearchParams();
   const returned = params.get('topup');
   // Pages of PAGE_SIZE from the API's cursors ("Load more").
@@ -35,12 +36,37 @@ export default function Wallet() {
   });
   // Back from a payment page: the credit arrives by webhook, so look again.
   useEffect(() => {
-    if (returned) {
-      void client.invalidateQueries({ queryKey: ME_KEY });
-      void client.invalidateQueries({ queryKey: ['transactions'] });
-    }
-  }, [returned, client]);
+    if (returned) void moneyMoved();
+  }, [returned, moneyMoved]);
   const balance = me.data?.walletBalance ?? 0;
+  const columns: RecordColumn<WalletTransaction>[] = [
+    { header: t('order.date'), cell: (tx) => formatDateTime(tx.createdAt, language) },
+    { header: t('wallet.kind'), card: 'title', cell: (tx) => t(`wallet.kind.${tx.kind}` as MessageKey) },
+    {
+      header: t('wallet.description'),
+      cell: (tx) =>
+        tx.orderId ? (
+          <Link to={`/orders?order=${encodeURIComponent(tx.orderId)}`}>{tx.description}</Link>
+        ) : (
+          tx.description
+        ),
+    },
+    {
+      header: t('order.amount'),
+      numeric: true,
+      card: 'aside',
+      cell: (tx) => (
+        <span className={tx.amount < 0 ? 'negative' : 'positive'}>
+          {formatSignedMoney(tx.amount, 'USD', language)}
+        </span>
+      ),
+    },
+    {
+      header: t('wallet.balanceAfter'),
+      numeric: true,
+      cell: (tx) => formatMoney(tx.balanceAfter, 'USD', language),
+    },
+  ];
 
   return (
     <div className="container wallet-page">
@@ -70,43 +96,13 @@ export default function Wallet() {
         ) : null}
         {list.length > 0 ? (
           <>
-            <div className="table-wrap">
-              <table className="table">
-                <caption className="visually-hidden">{t('wallet.history')}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{t('order.date')}</th>
-                    <th scope="col">{t('wallet.kind')}</th>
-                    <th scope="col">{t('wallet.description')}</th>
-                    <th scope="col" className="num">
-                      {t('order.amount')}
-                    </th>
-                    <th scope="col" className="num">
-                      {t('wallet.balanceAfter')}
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.map((tx) => (
-                    <tr key={tx.id}>
-                      <td>{formatDateTime(tx.createdAt, language)}</td>
-                      <td>{t(`wallet.kind.${tx.kind}` as MessageKey)}</td>
-                      <td>
-                        {tx.orderId ? (
-                          <Link to={`/orders?order=${encodeURIComponent(tx.orderId)}`}>{tx.description}</Link>
-                        ) : (
-                          tx.description
-                        )}
-                      </td>
-                      <td className={tx.amount < 0 ? 'num negative' : 'num positive'}>
-                        {formatSignedMoney(tx.amount, 'USD', language)}
-                      </td>
-                      <td className="num">{formatMoney(tx.balanceAfter, 'USD', language)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <RecordTable
+              rows={list}
+              columns={columns}
+              caption={t('wallet.history')}
+              rowKey={(tx) => tx.id}
+              testId="transaction-row"
+            />
             <LoadMore hasMore={hasMore} loading={loadingMore} onMore={loadMore} />
           </>
         ) : null}

@@ -1,0 +1,111 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { ModeData } from '../../domain/accounts/data-export.js';
+import { centsToUsd } from '../../lib/money.js';
+import {
+  MobileEsimSchema,
+  MobileOrderSchema,
+  presentMobileEsim,
+  presentMobileOrder,
+} from '../shared/order-presenters.js';
+import { IsoDate, mobileErrors } from '../shared/schemas.js';
+import { presentUser, UserSchema } from '../shared/user.js';
+import { presentWalletTransaction, WalletTransactionSchema } from '../shared/wallet-transaction.js';
+import { CustomerTicketSchema, toCustomerTicket } from './support.routes.js';
+
+/** Names the document's shape, so a reader of an old download knows which schema it follows. */
+export const EXPORT_FORMAT = 'esim-account-export/1' as const;
+
+const modeLists = {
+  orders: Type.Array(MobileOrderSchema, { description: 'Newest first, each with the ids of its eSIMs' }),
+  esims: Type.Array(MobileEsimSchema, { description: 'Newest first; usage as last read from the provider' }),
+  walletTransactions: Type.Array(WalletTransactionSchema, { description: 'Newest first, the whole history' }),
+};
+
+export const AccountExportSchema = Type.Object(
+  {
+    format: Type.Literal(EXPORT_FORMAT),
+    exportedAt: IsoDate,
+    profile: UserSchema,
+    ...modeLists,
+    supportTickets: Type.Array(CustomerTicketSchema, {
+      description: 'Most recent activity first, each with its whole thread (oldest message first)',
+    }),
+    testMode: Type.Object(
+      {
+        walletBalance: Type.Number({ description: 'Test wallet balance in USD (not real money)' }),
+        ...modeLists,
+      },
+      {
+        title: 'AccountExportTestMode',
+        description:
+          'What the Partner API test key (svc_test_sk_…) made: sandbox orders and eSIMs paid from the test wallet. ' +
+          'Never real money or real eSIMs, so kept apart from the lists above; empty lists when test mode was never used.',
+      },
+    ),
+  },
+  {
+    title: 'AccountExport',
+    description:
+      'Everything the service holds about the caller, sent as a file to save (Content-Disposition)',
+    // Read by @fastify/swagger into the response's documented headers.
+    headers: {
+      'Content-Disposition': {
+        type: 'string',
+        description: 'attachment; filename="esim-account-data-<YYYY-MM-DD>.json": browsers save the document',
+      },
+      'Cache-Control': { type: 'string', description: 'no-store: personal data is kept by no cache' },
+    },
+  },
+);
+
+type ExportedMode = Pick<Static<typeof AccountExportSchema>, keyof typeof modeLists>;
+
+function presentMode(data: ModeData, publicBaseUrl: string): ExportedMode {
+  return {
+    orders: data.orders.map((o) => presentMobileOrder(o, data.esimIdsByOrder.get(o.id) ?? [])),
+    esims: data.esims.map((e) => presentMobileEsim(e, publicBaseUrl)),
+    walletTransactions: data.walletTransactions.map(presentWalletTransaction),
+  };
+}
+
+/** GET /user/export: "Download my data" (issue 30 T10; docs/web.md "Your data"). */
+export async function exportRoutes(app: FastifyInstance): Promise<void> {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const { dataExport, config } = app.container;
+
+  r.get(
+    '/user/export',
+    {
+      schema: {
+        operationId: 'exportMyData',
+        tags: ['Account'],
+        summary: 'Download my data',
+        description:
+          'One JSON document with everything the service holds about the caller: profile, orders, eSIMs, wallet ' +
+          'transactions and support tickets with their messages, all of them (no paging). Orders and money of the ' +
+          'Partner API test mode are under `testMode`, never mixed with the live lists. Sent as an attachment.',
+        response: { 200: AccountExportSchema, ...mobileErrors(401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const data = await dataExport.collect(request.auth!.account.id);
+      const day = data.exportedAt.toISOString().slice(0, 10);
+      reply
+        .header('content-disposition', `attachment; filename="esim-account-data-${day}.json"`)
+        .header('cache-control', 'no-store');
+      return {
+        format: EXPORT_FORMAT,
+        exportedAt: data.exportedAt.toISOString(),
+        profile: presentUser(data.account, config.publicBaseUrl),
+        ...presentMode(data.live, config.publicBaseUrl),
+        supportTickets: data.tickets.map(toCustomerTicket),
+        testMode: {
+          walletBalance: centsToUsd(data.account.account.testWalletBalanceCents),
+          ...presentMode(data.test, config.publicBaseUrl),
+        },
+      };
+    },
+  );
+}
