@@ -9,6 +9,7 @@ import { accountRoutes } from './account.routes.js';
 import { checkoutRoutes } from './checkout.routes.js';
 import { ordersRoutes } from './orders.routes.js';
 import { esimsRoutes } from './esims.routes.js';
+import { installRoutes } from './install.routes.js';
 import { createAccountLimits } from './account-limits.js';
 
 /** Every Mobile/Web API route module, one line each. */
@@ -23,5 +24,6 @@ export async function registerMobileRoutes(app: FastifyInstance): Promise<void> 
   await app.register(checkoutRoutes, { limits });
   await app.register(ordersRoutes);
   await app.register(esimsRoutes);
+  await app.register(installRoutes);
   await app.register(destinationsRoutes);
 }
