@@ -89,9 +89,9 @@ export function createReceipts(deps: ReceiptDeps) {
   }
 
   /**
- * The order receipt: plan, amount and, per new eSIM, its install page, QR (inline), LPA string,
- * iOS link, ICCID.
- */
+   * The order receipt: plan, amount and, per new eSIM, its install page, QR (inline), LPA string,
+   * iOS link, ICCID.
+   */
   async function sendOrderReceipt(orderId: string): Promise<void> {
     const [row] = await db
       .select({ order: orders, plan: plans })

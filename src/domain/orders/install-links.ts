@@ -39,19 +39,19 @@ export function createInstallLinks(reads: ReturnType<typeof createEsimReads>) {
 
   return {
     /** The owner's eSIM by ICCID, usage refreshed (the eSIM's own page). */
-    async getOwnEsim(owner: EsimOwner, iccid: string): Promise<EsimRow> {
+    getOwnEsim: async (owner: EsimOwner, iccid: string): Promise<EsimRow> => {
       const [fresh] = await reads.refreshUsage([await own(owner, iccid)]);
       return fresh!;
     },
 
     /** A new install link for the owner's eSIM; the previous one answers 404 from now on. */
-    async replaceInstallLink(owner: EsimOwner, iccid: string): Promise<EsimRow> {
+    replaceInstallLink: async (owner: EsimOwner, iccid: string): Promise<EsimRow> => {
       const esim = await own(owner, iccid);
       return reads.replaceInstallToken(esim.id, newInstallToken());
     },
 
     /** The page behind a token, with usage no older than USAGE_CACHE_SECONDS. */
-    async installPage(installToken: string): Promise<InstallPageView> {
+    installPage: async (installToken: string): Promise<InstallPageView> => {
       const found = await reads.findByInstallToken(installToken);
       if (!found) throw new AppError('ESIM_NOT_FOUND', 'No eSIM behind this install link');
       const [esim] = await reads.refreshUsage([found.esim]);

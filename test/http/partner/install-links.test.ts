@@ -48,7 +48,7 @@ const call = (method: 'GET' | 'POST', path: string, headers: Record<string, stri
 const order = async (headers: Record<string, string>) => {
   const res = await call('POST', '/orders', headers, { planId, quantity: 1 });
   expect(res.statusCode, res.body).toBe(201);
-  return res.json() as { id: string; esims: Array<{ iccid: string; installUrl: string }> };
+  return res.json<{ id: string; esims: Array<{ iccid: string; installUrl: string }> }>();
 };
 const replace = (headers: Record<string, string>, iccid: string) =>
   call('POST', `/esims/${iccid}/install-link`, headers);
