@@ -91,6 +91,7 @@ with
         "matching_id",
         "activation_code",
         "qr_token",
+        "install_token",
         "status",
         "data_usage_mb",
         "total_volume_mb",
@@ -118,14 +119,15 @@ with
             $22::text,
             $23::text,
             $24::text,
-            $25::integer,
+            $25::text,
             $26::integer,
-            $27::timestamp with time zone,
+            $27::integer,
             $28::timestamp with time zone,
             $29::timestamp with time zone,
             $30::timestamp with time zone,
             $31::timestamp with time zone,
-            $32::boolean
+            $32::timestamp with time zone,
+            $33::boolean
           )
       ) as v
     where
@@ -149,12 +151,12 @@ with
         "created_at"
       )
     select
-      $33,
       $34,
       $35,
       $36,
       $37,
-      $38
+      $38,
+      $39
     from
       "done"
     returning
@@ -225,13 +227,13 @@ with
         "updated_at"
       )
     select
-      $39,
       $40,
       $41,
       $42,
       $43,
       $44,
-      $45
+      $45,
+      $46
     from
       "done"
     on conflict do nothing
@@ -267,6 +269,7 @@ select
   "stored"."matching_id",
   "stored"."activation_code",
   "stored"."qr_token",
+  "stored"."install_token",
   "stored"."status",
   "stored"."data_usage_mb",
   "stored"."total_volume_mb",
@@ -305,25 +308,26 @@ from
 -- $21: placeholder stored.0.matchingId
 -- $22: placeholder stored.0.activationCode
 -- $23: placeholder stored.0.qrToken
--- $24: placeholder stored.0.status
--- $25: placeholder stored.0.dataUsageMb
--- $26: placeholder stored.0.totalVolumeMb
--- $27: placeholder stored.0.usageCheckedAt
--- $28: placeholder stored.0.activatedAt
--- $29: placeholder stored.0.expiresAt
--- $30: placeholder stored.0.createdAt
--- $31: placeholder stored.0.updatedAt
--- $32: placeholder stored.0.livemode
--- $33: placeholder event.id
--- $34: placeholder event.accountId
--- $35: placeholder event.type
--- $36: placeholder event.livemode
--- $37: placeholder event.data
--- $38: placeholder event.createdAt
--- $39: placeholder receipt_job.kind
--- $40: placeholder receipt_job.payload
--- $41: placeholder receipt_job.runAt
--- $42: placeholder receipt_job.maxAttempts
--- $43: placeholder receipt_job.dedupeKey
--- $44: placeholder receipt_job.createdAt
--- $45: placeholder receipt_job.updatedAt
+-- $24: placeholder stored.0.installToken
+-- $25: placeholder stored.0.status
+-- $26: placeholder stored.0.dataUsageMb
+-- $27: placeholder stored.0.totalVolumeMb
+-- $28: placeholder stored.0.usageCheckedAt
+-- $29: placeholder stored.0.activatedAt
+-- $30: placeholder stored.0.expiresAt
+-- $31: placeholder stored.0.createdAt
+-- $32: placeholder stored.0.updatedAt
+-- $33: placeholder stored.0.livemode
+-- $34: placeholder event.id
+-- $35: placeholder event.accountId
+-- $36: placeholder event.type
+-- $37: placeholder event.livemode
+-- $38: placeholder event.data
+-- $39: placeholder event.createdAt
+-- $40: placeholder receipt_job.kind
+-- $41: placeholder receipt_job.payload
+-- $42: placeholder receipt_job.runAt
+-- $43: placeholder receipt_job.maxAttempts
+-- $44: placeholder receipt_job.dedupeKey
+-- $45: placeholder receipt_job.createdAt
+-- $46: placeholder receipt_job.updatedAt

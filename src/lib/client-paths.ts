@@ -14,6 +14,8 @@ export type ClientPage =
   | 'forgot-password'
   | 'reset-password'
   | 'esims'
+  | 'esim'
+  | 'install'
   | 'orders'
   | 'wallet'
   | 'support'
@@ -45,6 +47,14 @@ export const CLIENT_PATHS: readonly ClientPath[] = [
     example: '/reset-password?token=abc',
   },
   { path: '/esims', page: 'esims', signedIn: true, example: '/esims' },
+  { path: '/esims/:iccid', page: 'esim', signedIn: true, example: '/esims/8937204016150000001' },
+  // An eSIM's hosted install page: public, the token is its only credential (issue 30 T2).
+  {
+    path: '/install/:token',
+    page: 'install',
+    signedIn: false,
+    example: '/install/abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG',
+  },
   { path: '/orders', page: 'orders', signedIn: true, example: '/orders' },
   { path: '/wallet', page: 'wallet', signedIn: true, example: '/wallet' },
   { path: '/support', page: 'support', signedIn: true, example: '/support' },

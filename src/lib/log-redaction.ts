@@ -98,11 +98,21 @@ export function serializeError(err: Error): SerializedError {
  */
 const WEBHOOK_PATH_TOKEN = /^(\/webhooks\/(?:esim\/[^/?#]+\/|[^/?#]+\/))[^/?#]+/;
 
-/** Query values that are secrets when they appear in a URL (reset links, QR tokens), and webhook path tokens. */
-function redactUrl(url: string): string {
+/**
+ * The hosted install page of an eSIM and its data carry their token as the last path segment
+ * (`/install/<token>`, `/api/v1/install/<token>`): whoever holds it can install the eSIM.
+ */
+const INSTALL_PATH_TOKEN = /^((?:\/api\/v1)?\/install\/)[^/?#]+/;
+
+/**
+ * Query values that are secrets when they appear in a URL (reset links, QR tokens), webhook path
+ * tokens and install page tokens.
+ */
+export function redactUrl(url: string): string {
   return redactQuery(
     url
       .replace(WEBHOOK_PATH_TOKEN, '$1[REDACTED]')
+      .replace(INSTALL_PATH_TOKEN, '$1[REDACTED]')
       .replace(/([?&](?:token|key|api_key)=)[^&]*/gi, '$1[REDACTED]'),
   );
 }

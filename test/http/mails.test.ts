@@ -35,6 +35,7 @@ interface Esim {
   activationCode: string;
   qrCodeUrl: string;
   iosInstallUrl: string;
+  installUrl: string;
   smdpAddress: string;
   matchingId: string;
 }
@@ -172,6 +173,17 @@ describe('order receipt', () => {
       // The activation string contains `$`: shown as text, and inside the iOS link's href.
       expect(mail.html).toContain(esim.activationCode);
       expect(mail.html).toContain(`href="${esim.iosInstallUrl}"`);
+      // The hosted install page (issue 30 T2): in both parts, and it opens without a session.
+      expect(esim.installUrl.startsWith(`${BASE}/install/`)).toBe(true);
+      expect(mail.text).toContain(
+        `Install page (open it on the phone, or send it to whoever installs the eSIM): ${esim.installUrl}`,
+      );
+      expect(mail.html).toContain(`href="${esim.installUrl}"`);
+      const installPage = await t.app.inject({
+        url: `/api/v1${new URL(esim.installUrl).pathname}`,
+      });
+      expect(installPage.statusCode).toBe(200);
+      expect(installPage.json().iccid).toBe(esim.iccid);
       const attachment = mail.attachments.find((a) => a.filename === `esim-${esim.iccid}.png`)!;
       expect(attachment).toMatchObject({ contentType: 'image/png' });
       expect(attachment.size).toBeGreaterThan(200);
@@ -203,6 +215,9 @@ describe('order receipt', () => {
     const [esim] = await esimsOf(user);
     expect(mail.text).toContain(esim!.activationCode);
     expect(mail.text).toContain(`iPhone’a tek dokunuşla kur: ${esim!.iosInstallUrl}`);
+    expect(mail.text).toContain(
+      `Kurulum sayfası (telefonda açın ya da eSIM’i kuracak kişiye gönderin): ${esim!.installUrl}`,
+    );
     expect(mail.attachments).toHaveLength(1);
   });
 

@@ -61,6 +61,7 @@ const publicPages: [string, string, (page: Page) => Promise<void>][] = [
 
 const accountPages: [string, string, (page: Page) => Promise<void>][] = [
   ['esims', '/esims', (p) => expect(p.getByTestId('esim-card').first().getByRole('img')).toBeVisible()],
+  ['esim', '/esims/ICCID', (p) => expect(p.getByTestId('install-url')).toBeVisible()],
   // A table on a wide screen, cards on a phone (RecordTable): whichever is shown.
   [
     'orders',
@@ -92,6 +93,11 @@ const accountPages: [string, string, (page: Page) => Promise<void>][] = [
   ['partner', '/partner', (p) => expect(p.getByTestId('partner-order').first()).toBeVisible()],
 ];
 
+/** Public pages that need something to show: checked logged out after the account pages. */
+const linkPages: [string, string, (page: Page) => Promise<void>][] = [
+  ['install', '/install/TOKEN', (p) => expect(p.getByTestId('matching-id')).toBeVisible()],
+];
+
 async function check(page: Page, name: string, url: string, ready: (page: Page) => Promise<void>) {
   for (const viewport of VIEWPORTS) {
     await page.setViewportSize({ width: viewport.width, height: viewport.height });
@@ -108,7 +114,7 @@ async function check(page: Page, name: string, url: string, ready: (page: Page) 
 }
 
 test('every client route (src/lib/client-paths.ts) has its layout check below', () => {
-  const checked = new Set([...publicPages, ...accountPages].map(([name]) => name));
+  const checked = new Set([...publicPages, ...accountPages, ...linkPages].map(([name]) => name));
   const signedIn = new Set(accountPages.map(([name]) => name));
   for (const { page, signedIn: needsSession } of CLIENT_PATHS) {
     expect(checked.has(page), `${page} has no layout check`).toBe(true);
@@ -155,8 +161,20 @@ test('account pages: no horizontal scroll, accessible, screenshots', async ({ pa
     headers: { authorization: `Bearer ${rawKey}` },
     data: { planId: plan.destination.plans[0].id, quantity: 1 },
   });
+  const esims = await page.request.get('/api/v1/user/esims?channel=web');
+  const [esim] = ((await esims.json()) as { esims: { iccid: string; installUrl: string }[] }).esims;
   for (const [name, url, ready] of accountPages) {
-    await check(page, name, url.replace('ORDER', orderId).replace('TICKET', ticketId), ready);
+    const concrete = url.replace('ORDER', orderId).replace('TICKET', ticketId).replace('ICCID', esim!.iccid);
+    await check(page, name, concrete, ready);
+  }
+  await page.context().clearCookies();
+  for (const [name, url, ready] of linkPages) {
+    await check(
+      page,
+      name,
+      url.replace('TOKEN', new URL(esim!.installUrl).pathname.split('/').pop()!),
+      ready,
+    );
   }
 });
 

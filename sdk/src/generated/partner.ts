@@ -72,6 +72,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/v1/esims/{iccid}/install-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the install page link of an eSIM
+         * @description Gives one of your eSIMs a new `installUrl` (the hosted install page you can share with the traveller) and makes the previous link answer 404 at once: use it when a link reached the wrong person. Only eSIMs of your Partner API orders, of the key’s mode (a test key sees test eSIMs only). No body. Spends the read budget.
+         */
+        post: operations["replaceEsimInstallLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/v1/destinations": {
         parameters: {
             query?: never;
@@ -478,6 +498,7 @@ export interface components {
          *       "activationCode": "LPA:1$smdp.example.com$K2-1XQ9P4-7H3L2M",
          *       "qrCodeUrl": "https://api.example.com/api/v1/esims/qr_Zp8Wm2Lk5Vx9Qa7Rt3Yb/qr.png",
          *       "smdpAddress": "smdp.example.com",
+         *       "installUrl": "https://api.example.com/install/pR7vXq2LmN9sT4wZ8bC1dF6gH3jK5yU0eA2iO7lQ1xS",
          *       "status": "ACTIVE",
          *       "dataUsageMb": 312,
          *       "totalVolumeMb": 1024,
@@ -491,6 +512,8 @@ export interface components {
             activationCode: string;
             qrCodeUrl: string;
             smdpAddress: string;
+            /** @description Hosted install page, public (no login): SM-DP+ address and activation code to copy, the QR code, the iPhone one-tap link, steps for iPhone and Android, live usage and a top-up link. Share it with whoever installs the eSIM; replacing it (POST …/esims/{iccid}/install-link) makes this URL answer 404. */
+            installUrl: string;
             /** @description PENDING (issued, not installed yet), ACTIVE, DEPLETED (data used up), EXPIRED or CANCELLED */
             status: components["schemas"]["EsimStatus"];
             dataUsageMb?: number;
@@ -1357,6 +1380,7 @@ export interface operations {
                      *           "activationCode": "LPA:1$smdp.example.com$K2-1XQ9P4-7H3L2M",
                      *           "qrCodeUrl": "https://api.example.com/api/v1/esims/qr_Zp8Wm2Lk5Vx9Qa7Rt3Yb/qr.png",
                      *           "smdpAddress": "smdp.example.com",
+                     *           "installUrl": "https://api.example.com/install/pR7vXq2LmN9sT4wZ8bC1dF6gH3jK5yU0eA2iO7lQ1xS",
                      *           "status": "PENDING",
                      *           "livemode": true
                      *         }
@@ -1634,6 +1658,7 @@ export interface operations {
                      *           "activationCode": "LPA:1$smdp.example.com$K2-1XQ9P4-7H3L2M",
                      *           "qrCodeUrl": "https://api.example.com/api/v1/esims/qr_Zp8Wm2Lk5Vx9Qa7Rt3Yb/qr.png",
                      *           "smdpAddress": "smdp.example.com",
+                     *           "installUrl": "https://api.example.com/install/pR7vXq2LmN9sT4wZ8bC1dF6gH3jK5yU0eA2iO7lQ1xS",
                      *           "status": "PENDING",
                      *           "livemode": true,
                      *           "dataUsageMb": 312,
@@ -1681,6 +1706,181 @@ export interface operations {
                      *       "error": {
                      *         "code": "ORDER_NOT_FOUND",
                      *         "message": "Order not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too many requests; retry in 42 s"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; details.requestId identifies it in the logs */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error",
+                     *         "details": {
+                     *           "requestId": "6f1c2a9e-0b7d-4c1e-9a55-2d3f4e5a6b7c"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replaceEsimInstallLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The eSIM’s ICCID */
+                iccid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The eSIM with its new installUrl */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "esim_4fQ2x9LmT7bV1cN8kZ3d",
+                     *       "iccid": "8937204016150000001",
+                     *       "activationCode": "LPA:1$smdp.example.com$K2-1XQ9P4-7H3L2M",
+                     *       "qrCodeUrl": "https://api.example.com/api/v1/esims/qr_Zp8Wm2Lk5Vx9Qa7Rt3Yb/qr.png",
+                     *       "smdpAddress": "smdp.example.com",
+                     *       "installUrl": "https://api.example.com/install/pR7vXq2LmN9sT4wZ8bC1dF6gH3jK5yU0eA2iO7lQ1xS",
+                     *       "status": "PENDING",
+                     *       "livemode": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Esim"];
+                };
+            };
+            /** @description iccid is not 1–32 letters and digits */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "body.quantity must be <= 10",
+                     *         "details": {
+                     *           "issues": [
+                     *             {
+                     *               "field": "quantity",
+                     *               "message": "must be <= 10"
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, or the account is not active */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing or invalid API key"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No eSIM of your Partner API orders in this mode has this ICCID */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "ESIM_NOT_FOUND",
+                     *         "message": "No eSIM of yours has this ICCID"
                      *       }
                      *     }
                      */
@@ -3343,6 +3543,7 @@ export interface operations {
                      *                 "activationCode": "LPA:1$smdp.example.com$K2-1XQ9P4-7H3L2M",
                      *                 "qrCodeUrl": "https://api.example.com/api/v1/esims/qr_Zp8Wm2Lk5Vx9Qa7Rt3Yb/qr.png",
                      *                 "smdpAddress": "smdp.example.com",
+                     *                 "installUrl": "https://api.example.com/install/pR7vXq2LmN9sT4wZ8bC1dF6gH3jK5yU0eA2iO7lQ1xS",
                      *                 "status": "PENDING",
                      *                 "livemode": true,
                      *                 "dataUsageMb": 312,
@@ -3363,6 +3564,7 @@ export interface operations {
                      *               "activationCode": "LPA:1$smdp.example.com$K2-1XQ9P4-7H3L2M",
                      *               "qrCodeUrl": "https://api.example.com/api/v1/esims/qr_Zp8Wm2Lk5Vx9Qa7Rt3Yb/qr.png",
                      *               "smdpAddress": "smdp.example.com",
+                     *               "installUrl": "https://api.example.com/install/pR7vXq2LmN9sT4wZ8bC1dF6gH3jK5yU0eA2iO7lQ1xS",
                      *               "status": "PENDING",
                      *               "livemode": true,
                      *               "dataUsageMb": 312,

@@ -69,6 +69,22 @@ export const esims = pgTable(
     activationCode: text('activation_code').notNull(),
     /** Unguessable token of the public QR code URL. */
     qrToken: text('qr_token').notNull().unique(),
+    /**
+     * Unguessable token of the hosted install page `/install/<token>` (issue 30 T2), distinct from
+     * the QR token so the page can be revoked alone. Kept in plain, not hashed: every eSIM object
+     * of the APIs and partner events carries the page's URL, so it is rebuilt on each read (and
+     * the page shows nothing the row does not hold in plain already: the activation code).
+     * New eSIMs and new links get randomToken(32) from the service (the completing statement's
+     * event already carries the URL); the default gave the rows that existed when the column came
+     * (a volatile default is evaluated per row): 32 bytes of two v4 UUIDs (244 random bits from
+     * pg_strong_random) as base64url, 43 characters like the service's.
+     */
+    installToken: text('install_token')
+      .notNull()
+      .unique()
+      .default(
+        sql`translate(encode(decode(replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''), 'hex'), 'base64'), '+/=', '-_')`,
+      ),
     status: text('status', { enum: ['PENDING', 'ACTIVE', 'DEPLETED', 'EXPIRED', 'CANCELLED'] })
       .notNull()
       .default('PENDING'),

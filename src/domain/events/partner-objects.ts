@@ -1,6 +1,6 @@
 import type { esims, orders } from '../../db/schema/index.js';
 import { centsToUsd } from '../../lib/money.js';
-import { qrCodeUrl } from '../orders/esim-links.js';
+import { installUrl, qrCodeUrl } from '../orders/esim-links.js';
 
 /**
  * The partner-facing objects (order, eSIM, wallet) exactly as the Partner API answers them and as
@@ -18,6 +18,7 @@ export type PartnerEsim = {
   activationCode: string;
   qrCodeUrl: string;
   smdpAddress: string;
+  installUrl: string;
   status: EsimRow['status'];
   dataUsageMb?: number;
   totalVolumeMb?: number;
@@ -51,6 +52,7 @@ export function presentPartnerEsim(esim: EsimRow, publicBaseUrl: string, withUsa
     activationCode: esim.activationCode,
     qrCodeUrl: qrCodeUrl(publicBaseUrl, esim.qrToken),
     smdpAddress: esim.smdpAddress,
+    installUrl: installUrl(publicBaseUrl, esim.installToken),
     status: esim.status,
     ...(withUsage ? { dataUsageMb: esim.dataUsageMb, totalVolumeMb: esim.totalVolumeMb } : {}),
     livemode: esim.livemode,

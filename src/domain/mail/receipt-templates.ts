@@ -31,6 +31,8 @@ export interface ReceiptEsim {
   iosInstallUrl: string;
   /** Public PNG of the QR code (the eSIM API's qrCodeUrl): the fallback when images are blocked. */
   qrCodeUrl: string;
+  /** The hosted install page (`/install/<token>`): open it on the phone, or forward it. */
+  installUrl: string;
   /** Inline PNG of the QR code; absent for a top-up (the eSIM is already installed). */
   qr?: { cid: string; png: Buffer };
 }
@@ -80,6 +82,8 @@ const ORDER_COPY = {
     smdpLabel: 'SM-DP+ address',
     matchingLabel: 'Activation code',
     ios: 'Install on iPhone (one tap)',
+    installPage: 'Install page (open it on the phone, or send it to whoever installs the eSIM)',
+    installPageButton: 'Open the install page',
     qrAlt: (iccid: string) => `QR code of the eSIM ${iccid}`,
     qrLink: 'QR code not showing? Open it here',
     view: 'See your eSIMs, usage and install details',
@@ -110,6 +114,8 @@ const ORDER_COPY = {
     smdpLabel: 'SM-DP+ adresi',
     matchingLabel: 'Etkinleştirme kodu',
     ios: 'iPhone’a tek dokunuşla kur',
+    installPage: 'Kurulum sayfası (telefonda açın ya da eSIM’i kuracak kişiye gönderin)',
+    installPageButton: 'Kurulum sayfasını açın',
     qrAlt: (iccid: string) => `${iccid} eSIM’inin QR kodu`,
     qrLink: 'QR kodu görünmüyor mu? Buradan açın',
     view: 'eSIM’lerinizi, kullanımınızı ve kurulum bilgilerini görün',
@@ -182,6 +188,7 @@ export function orderReceiptMail(lang: MailLang, input: OrderReceiptInput): Mail
       return;
     }
     text.push(
+      `${copy.installPage}: ${esim.installUrl}`,
       `${copy.lpa}: ${esim.activationCode}`,
       `${copy.manual} ${esim.smdpAddress}, ${copy.matching} ${esim.matchingId}`,
       `${copy.ios}: ${esim.iosInstallUrl}`,
@@ -194,6 +201,9 @@ export function orderReceiptMail(lang: MailLang, input: OrderReceiptInput): Mail
       cid: esim.qr.cid,
     });
     html.push(
+      // The page first: on the phone it leads straight to the steps and codes for that phone.
+      `<p style="${P}"><a href="${escapeHtml(esim.installUrl)}" style="display:inline-block;padding:10px 16px;background:#0f766e;color:#fff;border-radius:8px;text-decoration:none">${escapeHtml(copy.installPageButton)}</a></p>`,
+      `<p style="${P};font-size:13px;color:#555">${escapeHtml(copy.installPage)}</p>`,
       `<p style="${P}"><img src="cid:${escapeHtml(esim.qr.cid)}" width="220" height="220" alt="${escapeHtml(copy.qrAlt(esim.iccid))}" style="display:block;border:1px solid #ddd"></p>`,
       `<p style="${P};font-size:13px">${link(esim.qrCodeUrl, copy.qrLink)}</p>`,
       `<p style="${P}"><a href="${escapeHtml(esim.iosInstallUrl)}" style="display:inline-block;padding:10px 16px;background:#111;color:#fff;border-radius:8px;text-decoration:none">${escapeHtml(copy.ios)}</a></p>`,

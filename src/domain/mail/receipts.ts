@@ -4,7 +4,7 @@ import { accounts, esims, orders, payments, plans, walletTransactions } from '..
 import type { JobHandler } from '../../jobs/worker.js';
 import type { EnqueueOptions, JobQueue } from '../../jobs/queue.js';
 import { planTitle } from '../catalog/plan-names.js';
-import { iosInstallUrl, qrCodeUrl } from '../orders/esim-links.js';
+import { installUrl, iosInstallUrl, qrCodeUrl } from '../orders/esim-links.js';
 import type { Mailer } from './mailer.js';
 import { orderReceiptMail, topUpReceiptMail, type ReceiptEsim } from './receipt-templates.js';
 import { mailLang } from './templates.js';
@@ -88,7 +88,10 @@ export function createReceipts(deps: ReceiptDeps) {
     return account && account.status !== 'DELETED' ? account : undefined;
   }
 
-  /** The order receipt: plan, amount and, per new eSIM, QR (inline), LPA string, iOS link, ICCID. */
+  /**
+   * The order receipt: plan, amount and, per new eSIM, its install page, QR (inline), LPA string,
+   * iOS link, ICCID.
+   */
   async function sendOrderReceipt(orderId: string): Promise<void> {
     const [row] = await db
       .select({ order: orders, plan: plans })
@@ -112,6 +115,7 @@ export function createReceipts(deps: ReceiptDeps) {
         matchingId: esim.matchingId,
         iosInstallUrl: iosInstallUrl(esim.activationCode),
         qrCodeUrl: qrCodeUrl(deps.publicBaseUrl, esim.qrToken),
+        installUrl: installUrl(deps.publicBaseUrl, esim.installToken),
         ...(order.topUpEsimId
           ? {}
           : { qr: { cid: `qr-${index + 1}-${esim.id}@esim`, png: receiptQrPng(esim.activationCode) } }),

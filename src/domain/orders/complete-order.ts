@@ -7,6 +7,7 @@ import { randomToken } from '../../lib/crypto.js';
 import { newId } from '../../lib/ids.js';
 import type { ProviderProfile } from '../../providers/esim/types.js';
 import { eventSteps, eventValues } from '../events/outbox.js';
+import { newInstallToken } from './esim-links.js';
 import {
   byCreationThenId,
   esimRowsValues,
@@ -66,6 +67,7 @@ export function esimRowFor(order: OrderRow, p: ProviderProfile, now: Date): NewE
     matchingId: p.matchingId,
     activationCode: p.activationCode,
     qrToken: randomToken(24),
+    installToken: newInstallToken(),
     status: p.status,
     dataUsageMb: p.dataUsageMb,
     totalVolumeMb: p.totalVolumeMb,

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, lte, notInArray, or } from 'drizzle-orm';
 import { keysetAfter, type KeysetPage } from '../../db/keyset.js';
-import { esims, orders } from '../../db/schema/index.js';
+import { esims, orders, plans } from '../../db/schema/index.js';
 import type { ProviderUsage } from '../../providers/esim/types.js';
 import type { OrderChannel } from './order-numbers.js';
 import { esimProviderFor, type EsimRow, type OrderDeps } from './ports.js';
@@ -157,5 +157,74 @@ export function createEsimReads(deps: OrderDeps) {
     return row ?? null;
   }
 
-  return { listForAccount, refreshUsage, refreshStatuses, findByQrToken };
+  /**
+   * The account's newest eSIM with this ICCID, of one mode (ICCIDs can be reused upstream, so
+   * newest wins, as for top-ups); with `channel`, only one of an order placed through it.
+   */
+  async function findOwnByIccid(
+    accountId: string,
+    iccid: string,
+    livemode: boolean,
+    channel?: OrderChannel,
+  ): Promise<EsimRow | null> {
+    const [row] = await db
+      .select({ esim: esims })
+      .from(esims)
+      .innerJoin(orders, eq(orders.id, esims.orderId))
+      .where(
+        and(
+          eq(esims.accountId, accountId),
+          eq(esims.iccid, iccid),
+          eq(esims.livemode, livemode),
+          channel ? eq(orders.channel, channel) : undefined,
+        ),
+      )
+      .orderBy(desc(esims.createdAt), desc(esims.id))
+      .limit(1);
+    return row?.esim ?? null;
+  }
+
+  /**
+   * The eSIM behind a hosted install page (the token is the page's only credential), with the
+   * plan facts its name is made of (none when the plan row is gone) and the channel of its order
+   * (who may top it up).
+   */
+  async function findByInstallToken(installToken: string) {
+    const [row] = await db
+      .select({
+        esim: esims,
+        plan: {
+          destinationCode: plans.destinationCode,
+          dataAmountMb: plans.dataAmountMb,
+          durationDays: plans.durationDays,
+          isTopUp: plans.isTopUp,
+        },
+        channel: orders.channel,
+      })
+      .from(esims)
+      .innerJoin(orders, eq(orders.id, esims.orderId))
+      .leftJoin(plans, eq(plans.id, esims.planId))
+      .where(eq(esims.installToken, installToken));
+    return row ?? null;
+  }
+
+  /** Gives the eSIM a new install token: the page at the old one is gone from this commit on. */
+  async function replaceInstallToken(esimId: string, installToken: string): Promise<EsimRow> {
+    const [row] = await db
+      .update(esims)
+      .set({ installToken, updatedAt: clock.now() })
+      .where(eq(esims.id, esimId))
+      .returning();
+    return row!;
+  }
+
+  return {
+    listForAccount,
+    refreshUsage,
+    refreshStatuses,
+    findByQrToken,
+    findOwnByIccid,
+    findByInstallToken,
+    replaceInstallToken,
+  };
 }

@@ -47,6 +47,7 @@ export const ESIM_COLUMNS = [
   'matchingId',
   'activationCode',
   'qrToken',
+  'installToken',
   'status',
   'dataUsageMb',
   'totalVolumeMb',

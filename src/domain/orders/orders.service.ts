@@ -2,6 +2,7 @@ import type { KeyValue } from '../../db/keyset.js';
 import { AppError } from '../errors.js';
 import { createEsimReads } from './esims.js';
 import { createFulfillment } from './fulfillment.js';
+import { createInstallLinks } from './install-links.js';
 import type { OrderChannel } from './order-numbers.js';
 import { createOrdersRepository } from './orders.repository.js';
 import { createOrderPlacing, type PlaceOrderInput } from './place-order.js';
@@ -27,6 +28,7 @@ export function createOrderService(deps: OrderDeps) {
   const repository = createOrdersRepository(db);
   const fulfillment = createFulfillment(deps, repository);
   const esimReads = createEsimReads(deps);
+  const installLinks = createInstallLinks(esimReads);
   const { insertOrder } = createOrderPlacing(deps, repository);
   const cancelUnpaid = (orderId: string) => repository.cancelUnpaid(orderId, clock.now());
 
@@ -135,6 +137,9 @@ export function createOrderService(deps: OrderDeps) {
     refreshUsage: esimReads.refreshUsage,
     refreshStatuses: esimReads.refreshStatuses,
     findEsimByQrToken: esimReads.findByQrToken,
+    getOwnEsim: installLinks.getOwnEsim,
+    replaceInstallLink: installLinks.replaceInstallLink,
+    installPage: installLinks.installPage,
     cancelUnpaid,
     repository,
     fulfillment,

@@ -6,6 +6,7 @@ import { MAX_SEARCH_LENGTH, normalizeSearchText } from '../../domain/catalog/sea
 import { AppError } from '../../domain/errors.js';
 import { CURRENCIES, isCurrency, type Currency } from '../../lib/money.js';
 import { createCatalogResponseCache } from '../shared/catalog-cache.js';
+import { localeFromHeader } from '../shared/locale.js';
 import { mobileErrors } from '../shared/schemas.js';
 
 const MoneySchema = Type.Object({
@@ -65,22 +66,6 @@ const DetailResponse = Type.Object({
 });
 
 const NotModified = Type.Null({ description: 'Not modified: the If-None-Match ETag is current' });
-
-/** First Accept-Language tag (by q) whose primary language we have names for. */
-function localeFromHeader(header: string | undefined): Locale | undefined {
-  if (!header) return undefined;
-  return header
-    .split(',')
-    .map((part, index) => {
-      const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((p) => /^\s*q=([\d.]+)/.exec(p)?.[1]).find(Boolean);
-      return { language: tag.split('-')[0]!.toLowerCase(), q: q ? Number(q) : 1, index };
-    })
-    .filter((t) => t.q > 0)
-    .sort((a, b) => b.q - a.q || a.index - b.index)
-    .map((t) => t.language)
-    .find(isLocale);
-}
 
 /** decisions §4: query, else the session user's settings, else Accept-Language, else en / USD. */
 function viewContext(request: FastifyRequest, query: { locale?: Locale; currency?: Currency }) {

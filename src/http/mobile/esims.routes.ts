@@ -69,6 +69,60 @@ export async function esimsRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
+  const iccidParams = Type.Object({
+    iccid: Type.String({
+      minLength: 1,
+      maxLength: 32,
+      pattern: '^[0-9A-Za-z]+$',
+      description: 'The eSIM’s ICCID',
+    }),
+  });
+  // The account's own eSIMs, whichever channel they were bought through; live ones only (test-mode
+  // eSIMs belong to the Partner API's test keys).
+  const owner = (accountId: string) => ({ accountId, livemode: true });
+
+  r.get(
+    '/user/esims/:iccid',
+    {
+      schema: {
+        operationId: 'getEsim',
+        tags: ['eSIMs'],
+        summary: 'One of my eSIMs, by ICCID',
+        description:
+          'The eSIM (the newest of yours with this ICCID) with usage, as in the list. Another account’s ICCID is 404.',
+        params: iccidParams,
+        response: { 200: Type.Object({ esim: MobileEsimSchema }), ...mobileErrors(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const esim = await orders.getOwnEsim(owner(request.auth!.account.id), request.params.iccid);
+      // It carries the install page's capability URL: never kept by a shared cache.
+      reply.header('cache-control', 'no-store');
+      return { esim: presentMobileEsim(esim, config.publicBaseUrl) };
+    },
+  );
+
+  r.post(
+    '/user/esims/:iccid/install-link',
+    {
+      schema: {
+        operationId: 'replaceEsimInstallLink',
+        tags: ['eSIMs'],
+        summary: 'Replace the install page link of one of my eSIMs',
+        description:
+          'Gives the eSIM a new installUrl; the previous link stops working at once (its page answers ' +
+          '404). Use it when a link was shared with the wrong person. No body.',
+        params: iccidParams,
+        response: { 200: Type.Object({ esim: MobileEsimSchema }), ...mobileErrors(401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const esim = await orders.replaceInstallLink(owner(request.auth!.account.id), request.params.iccid);
+      reply.header('cache-control', 'no-store');
+      return { esim: presentMobileEsim(esim, config.publicBaseUrl) };
+    },
+  );
+
   const params = Type.Object({ qrToken: Type.String({ pattern: '^[A-Za-z0-9_-]{16,128}$' }) });
   async function lpaFor(qrToken: string): Promise<string> {
     const esim = await orders.findEsimByQrToken(qrToken);

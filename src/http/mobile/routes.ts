@@ -10,6 +10,7 @@ import { checkoutRoutes } from './checkout.routes.js';
 import { ordersRoutes } from './orders.routes.js';
 import { esimsRoutes } from './esims.routes.js';
 import { exportRoutes } from './export.routes.js';
+import { installRoutes } from './install.routes.js';
 import { createAccountLimits } from './account-limits.js';
 
 /** Every Mobile/Web API route module, one line each. */
@@ -25,5 +26,6 @@ export async function registerMobileRoutes(app: FastifyInstance): Promise<void> 
   await app.register(ordersRoutes);
   await app.register(esimsRoutes);
   await app.register(exportRoutes);
+  await app.register(installRoutes);
   await app.register(destinationsRoutes);
 }

@@ -9,6 +9,7 @@ const esim = {
   activationCode: 'LPA:1$smdp.example.com$K2-1XQ9P4-7H3L2M',
   qrCodeUrl: 'https://api.example.com/api/v1/esims/qr_Zp8Wm2Lk5Vx9Qa7Rt3Yb/qr.png',
   smdpAddress: 'smdp.example.com',
+  installUrl: 'https://api.example.com/install/pR7vXq2LmN9sT4wZ8bC1dF6gH3jK5yU0eA2iO7lQ1xS',
   status: 'PENDING',
   livemode: true,
 };

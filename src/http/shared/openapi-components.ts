@@ -154,6 +154,7 @@ const ESIM_ID = 'esim_4fQ2x9LmT7bV1cN8kZ3d';
 const ORDER_ID = 'ord_8Hc3Kq1Wz5Ty7Lp2Nb4M';
 const LPA = 'LPA:1$smdp.example.com$K2-1XQ9P4-7H3L2M';
 const QR = 'https://api.example.com/api/v1/esims/qr_Zp8Wm2Lk5Vx9Qa7Rt3Yb/qr';
+const INSTALL = 'https://api.example.com/install/pR7vXq2LmN9sT4wZ8bC1dF6gH3jK5yU0eA2iO7lQ1xS';
 const PLAN = { id: 'plan_tr_1gb_7d', dataAmountMb: 1024, durationDays: 7, priceUsd: 4.99, isTopUp: false };
 
 export const COMPONENT_EXAMPLES: Record<Surface, Record<string, unknown>> = {
@@ -165,6 +166,7 @@ export const COMPONENT_EXAMPLES: Record<Surface, Record<string, unknown>> = {
       activationCode: LPA,
       qrCodeUrl: `${QR}.png`,
       smdpAddress: 'smdp.example.com',
+      installUrl: INSTALL,
       status: 'ACTIVE',
       dataUsageMb: 312,
       totalVolumeMb: 1024,
@@ -213,6 +215,7 @@ export const COMPONENT_EXAMPLES: Record<Surface, Record<string, unknown>> = {
       smdpAddress: 'smdp.example.com',
       matchingId: 'K2-1XQ9P4-7H3L2M',
       iosInstallUrl: `https://esimsetup.apple.com/esim_qrcode_provisioning?carddata=${LPA}`,
+      installUrl: INSTALL,
       status: 'ACTIVE',
       dataUsage: 312,
       totalVolume: 1024,

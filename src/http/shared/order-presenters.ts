@@ -7,15 +7,22 @@ import {
   type PartnerOrder,
   type PartnerOrderSummary,
 } from '../../domain/events/partner-objects.js';
-import { iosInstallUrl, qrCodeUrl } from '../../domain/orders/esim-links.js';
+import { installUrl, iosInstallUrl, qrCodeUrl } from '../../domain/orders/esim-links.js';
 import type { EsimRow, OrderRow } from '../../domain/orders/orders.service.js';
 import { centsToUsd } from '../../lib/money.js';
 import { IsoDate, Nullable } from './schemas.js';
 
 /**
  * Order and eSIM response shapes shared by the Mobile and Partner surfaces. The schemas are the
- * allow-list of fields: the QR token appears only inside qrCodeUrl, never on its own.
+ * allow-list of fields: the QR and install tokens appear only inside qrCodeUrl and installUrl,
+ * never on their own.
  */
+
+const INSTALL_URL_DESCRIPTION =
+  'Hosted install page, public (no login): SM-DP+ address and activation code to copy, the QR ' +
+  'code, the iPhone one-tap link, steps for iPhone and Android, live usage and a top-up link. ' +
+  'Share it with whoever installs the eSIM; replacing it (POST …/esims/{iccid}/install-link) ' +
+  'makes this URL answer 404.';
 
 const ORDER_STATUSES = ['AWAITING_PAYMENT', 'PROCESSING', 'COMPLETED', 'CANCELLED', 'REFUNDED'] as const;
 const ESIM_STATUSES = ['PENDING', 'ACTIVE', 'DEPLETED', 'EXPIRED', 'CANCELLED'] as const;
@@ -29,7 +36,7 @@ const OrderStatus = Type.Union(
       'background); COMPLETED: eSIMs issued; CANCELLED: payment never completed; REFUNDED: money returned',
   },
 );
-const EsimStatus = Type.Union(
+export const EsimStatus = Type.Union(
   ESIM_STATUSES.map((s) => Type.Literal(s)),
   {
     title: 'EsimStatus',
@@ -49,6 +56,7 @@ export const MobileEsimSchema = Type.Object(
     smdpAddress: Type.String(),
     matchingId: Type.String({ description: 'Activation code for manual entry' }),
     iosInstallUrl: Type.String({ description: 'One-tap install link for iOS 17.4+' }),
+    installUrl: Type.String({ description: INSTALL_URL_DESCRIPTION }),
     status: EsimStatus,
     dataUsage: Type.Integer({ description: 'MB used' }),
     totalVolume: Type.Integer({ description: 'MB included' }),
@@ -70,6 +78,7 @@ export function presentMobileEsim(esim: EsimRow, publicBaseUrl: string): Static<
     smdpAddress: esim.smdpAddress,
     matchingId: esim.matchingId,
     iosInstallUrl: iosInstallUrl(esim.activationCode),
+    installUrl: installUrl(publicBaseUrl, esim.installToken),
     status: esim.status,
     dataUsage: esim.dataUsageMb,
     totalVolume: esim.totalVolumeMb,
@@ -85,6 +94,7 @@ export const PartnerEsimSchema = Type.Object(
     activationCode: Type.String({ description: 'LPA activation string' }),
     qrCodeUrl: Type.String(),
     smdpAddress: Type.String(),
+    installUrl: Type.String({ description: INSTALL_URL_DESCRIPTION }),
     status: EsimStatus,
     dataUsageMb: Type.Optional(Type.Integer()),
     totalVolumeMb: Type.Optional(Type.Integer()),

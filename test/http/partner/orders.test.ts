@@ -11,7 +11,16 @@ import { adminPost, createPartner, postOrder } from './helpers.js';
 import { expectLedgerInvariant } from '../../helpers/ledger.js';
 
 const ORDERS = '/api/public/v1/orders';
-const ESIM_KEYS = ['activationCode', 'iccid', 'id', 'livemode', 'qrCodeUrl', 'smdpAddress', 'status'];
+const ESIM_KEYS = [
+  'activationCode',
+  'iccid',
+  'id',
+  'installUrl',
+  'livemode',
+  'qrCodeUrl',
+  'smdpAddress',
+  'status',
+];
 
 describe('Partner orders', () => {
   let t: TestApp;
@@ -51,6 +60,7 @@ describe('Partner orders', () => {
         expect(esim.status).toBe('PENDING');
         expect(esim.activationCode).toBe(`LPA:1$${esim.smdpAddress}$${esim.activationCode.split('$')[2]}`);
         expect(esim.qrCodeUrl.startsWith(`${BASE_URL}/`)).toBe(true);
+        expect(esim.installUrl).toMatch(new RegExp(`^${BASE_URL}/install/[A-Za-z0-9_-]{43}$`));
         expect(esim.iccid).toMatch(/^\d{18,22}$/);
       }
       expect(res.headers['x-ratelimit-limit']).toBe('30');

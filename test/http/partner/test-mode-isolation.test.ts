@@ -140,6 +140,7 @@ describe('a test key writes nothing of live mode (H5)', () => {
       liveOrder.json().id as string,
       liveEndpoint.json().id as string,
       testOrder.json().esims[0].id as string,
+      testOrder.json().esims[0].iccid as string,
       testEndpoint.json().id as string,
     ];
     const before = await liveState(p);
@@ -152,7 +153,8 @@ describe('a test key writes nothing of live mode (H5)', () => {
         const operation = item[method];
         if (!operation) continue;
         const body = exampleBody(operation);
-        const urls = path.includes('{id}') ? ids.map((id) => path.replace('{id}', id)) : [path];
+        const param = /\{(?:id|iccid)\}/;
+        const urls = param.test(path) ? ids.map((id) => path.replace(param, id)) : [path];
         for (const url of urls) {
           const res = await call(method, url, p.test, body);
           expect(res.statusCode, `${method} ${url}`).toBeLessThan(500);
@@ -172,6 +174,7 @@ describe('a test key writes nothing of live mode (H5)', () => {
         'POST /api/public/v1/test/orders/fail-next',
         'DELETE /api/public/v1/test/orders/fail-next',
         'POST /api/public/v1/test/esims/{id}/usage',
+        'POST /api/public/v1/esims/{iccid}/install-link',
         'POST /api/public/v1/webhook-endpoints',
         'DELETE /api/public/v1/webhook-endpoints/{id}',
         'POST /api/public/v1/webhook-endpoints/{id}/test',

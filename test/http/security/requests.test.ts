@@ -280,7 +280,7 @@ describe('S14: operator wallet adjustments are idempotent', () => {
 });
 
 describe('S13: logs hold no secrets', () => {
-  it('redacts tokens (webhook path tokens too), keys and e-mail addresses in URLs, and SQL parameters in error logs', async () => {
+  it('redacts tokens (webhook and install path tokens too), keys and e-mail addresses in URLs, and SQL parameters in error logs', async () => {
     const lines: string[] = [];
     const stream = new Writable({
       write(chunk, _encoding, done) {
@@ -316,6 +316,9 @@ describe('S13: logs hold no secrets', () => {
         payload: {},
       });
       await app.inject({ method: 'POST', url: '/webhooks/esimaccess/webhook-path-secret-2', payload: {} });
+      // Install page tokens (issue 30 T2): the data route and the page itself.
+      await app.inject({ url: '/api/v1/install/install-path-secret-0001?locale=en' });
+      await app.inject({ url: '/install/install-path-secret-0002' });
       const failed = await app.inject({
         method: 'POST',
         url: '/api/v1/auth/login',
@@ -340,6 +343,7 @@ describe('S13: logs hold no secrets', () => {
       'sql-param-secret-9931',
       'someone@example.com',
       'webhook-path-secret',
+      'install-path-secret',
     ]) {
       expect(log, secret).not.toContain(secret);
     }

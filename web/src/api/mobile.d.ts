@@ -259,6 +259,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/install/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The hosted install page of an eSIM (public)
+         * @description What `/install/<token>` shows: how to install the eSIM (SM-DP+ address, activation code, LPA string, QR code, iOS one-tap link), its usage and a top-up link. The token of the eSIM’s `installUrl` is the only credential; a replaced or unknown token is 404.
+         */
+        get: operations["getInstallPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/payments/card/create-session": {
         parameters: {
             query?: never;
@@ -477,6 +497,46 @@ export interface paths {
         get: operations["listEsims"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/esims/{iccid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of my eSIMs, by ICCID
+         * @description The eSIM (the newest of yours with this ICCID) with usage, as in the list. Another account’s ICCID is 404.
+         */
+        get: operations["getEsim"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/esims/{iccid}/install-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the install page link of one of my eSIMs
+         * @description Gives the eSIM a new installUrl; the previous link stops working at once (its page answers 404). Use it when a link was shared with the wrong person. No body.
+         */
+        post: operations["replaceEsimInstallLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -822,6 +882,7 @@ export interface components {
          *       "smdpAddress": "smdp.example.com",
          *       "matchingId": "K2-1XQ9P4-7H3L2M",
          *       "iosInstallUrl": "https://esimsetup.apple.com/esim_qrcode_provisioning?carddata=LPA:1$smdp.example.com$K2-1XQ9P4-7H3L2M",
+         *       "installUrl": "https://api.example.com/install/pR7vXq2LmN9sT4wZ8bC1dF6gH3jK5yU0eA2iO7lQ1xS",
          *       "status": "ACTIVE",
          *       "dataUsage": 312,
          *       "totalVolume": 1024,
@@ -838,6 +899,8 @@ export interface components {
             expiresAt: string | null;
             iccid: string;
             id: string;
+            /** @description Hosted install page, public (no login): SM-DP+ address and activation code to copy, the QR code, the iPhone one-tap link, steps for iPhone and Android, live usage and a top-up link. Share it with whoever installs the eSIM; replacing it (POST …/esims/{iccid}/install-link) makes this URL answer 404. */
+            installUrl: string;
             /** @description One-tap install link for iOS 17.4+ */
             iosInstallUrl: string;
             /** @description Activation code for manual entry */
@@ -892,9 +955,42 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        /** GetEsimResponse */
+        GetEsimResponse: {
+            esim: components["schemas"]["Esim"];
+        };
         /** GetOrderResponse */
         GetOrderResponse: {
             order: components["schemas"]["Order"];
+        };
+        /** InstallPage */
+        InstallPage: {
+            activatedAt: string | null;
+            /** @description LPA activation string LPA:1$<smdpAddress>$<matchingId> */
+            activationCode: string;
+            /** @description MB used, read from the provider (reused for USAGE_CACHE_SECONDS) */
+            dataUsage: number;
+            expiresAt: string | null;
+            iccid: string;
+            /** @description One-tap install link for iOS 17.4+ */
+            iosInstallUrl: string;
+            /** @description false: a test-mode eSIM (sandbox profile, does not install) */
+            livemode: boolean;
+            /** @description Activation code, for manual entry */
+            matchingId: string;
+            planId: string;
+            /** @description In the caller locale: "Türkiye · 1 GB · 7 gün" */
+            planName: string;
+            qrCodeSvgUrl: string;
+            /** @description PNG of the activation string */
+            qrCodeUrl: string;
+            /** @description SM-DP+ address, for manual entry */
+            smdpAddress: string;
+            /** @description PENDING (issued, not installed yet), ACTIVE, DEPLETED (data used up), EXPIRED or CANCELLED */
+            status: components["schemas"]["EsimStatus"];
+            topUpUrl: string | null;
+            /** @description MB included */
+            totalVolume: number;
         };
         /** ListPushDevicesResponse */
         ListPushDevicesResponse: {
@@ -1073,6 +1169,10 @@ export interface components {
             success: true;
             token: string;
             user: components["schemas"]["User"];
+        };
+        /** ReplaceEsimInstallLinkResponse */
+        ReplaceEsimInstallLinkResponse: {
+            esim: components["schemas"]["Esim"];
         };
         /** ReplyToTicketRequest */
         ReplyToTicketRequest: {
@@ -2531,6 +2631,73 @@ export interface operations {
             };
         };
     };
+    getInstallPage: {
+        parameters: {
+            query?: {
+                /** @description Language of planName; else Accept-Language, else en */
+                locale?: "en" | "tr" | "de" | "fr" | "es" | "ru" | "ar" | "it" | "pt" | "nl";
+            };
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstallPage"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createCardSession: {
         parameters: {
             query?: never;
@@ -3649,6 +3816,176 @@ export interface operations {
             };
             /** @description Default Response */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEsim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The eSIM’s ICCID */
+                iccid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetEsimResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replaceEsimInstallLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The eSIM’s ICCID */
+                iccid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReplaceEsimInstallLinkResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

@@ -14,3 +14,9 @@ export function planLabel(planId: string): string {
   if (parts.length >= 3 && /^[a-z]+$/i.test(parts[0]!)) return parts.slice(1).join(' · ').toUpperCase();
   return planId;
 }
+
+/** The storefront page with the top-up plans for this eSIM (`?iccid=`), or the storefront. */
+export function topUpPath(planId: string, iccid: string): string {
+  const destination = destinationFromPlanId(planId);
+  return destination ? `/destinations/${destination}?iccid=${iccid}` : '/?filter=all';
+}

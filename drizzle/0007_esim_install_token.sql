@@ -1,0 +1,2 @@
+ALTER TABLE "esims" ADD COLUMN "install_token" text DEFAULT translate(encode(decode(replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', ''), 'hex'), 'base64'), '+/=', '-_') NOT NULL;--> statement-breakpoint
+ALTER TABLE "esims" ADD CONSTRAINT "esims_install_token_unique" UNIQUE("install_token");

@@ -1,0 +1,17 @@
+import { isLocale, type Locale } from '../../domain/catalog/countries.js';
+
+/** First Accept-Language tag (by q) whose primary language we have names for. */
+export function localeFromHeader(header: string | undefined): Locale | undefined {
+  if (!header) return undefined;
+  return header
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => /^\s*q=([\d.]+)/.exec(p)?.[1]).find(Boolean);
+      return { language: tag.split('-')[0]!.toLowerCase(), q: q ? Number(q) : 1, index };
+    })
+    .filter((t) => t.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index)
+    .map((t) => t.language)
+    .find(isLocale);
+}

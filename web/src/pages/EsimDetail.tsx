@@ -1,0 +1,121 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { api, unwrap } from '../api/client';
+import type { Esim } from '../api/types';
+import { canTopUp, EsimFacts, EsimStatusBadge } from '../components/EsimCard';
+import { FormError } from '../components/FormError';
+import { CodeField, InstallGuide } from '../components/InstallGuide';
+import { useI18n } from '../i18n';
+import { formatDateTime } from '../lib/format';
+import { planLabel, topUpPath } from '../lib/plans';
+import { useTitle } from '../lib/title';
+
+/** One eSIM (`/esims/:iccid`): usage, top-up, the install guide with steps, and its install page link. */
+export default function EsimDetail() {
+  const { iccid = '' } = useParams();
+  const { t, language } = useI18n();
+  const query = useQuery({
+    queryKey: ['esim', iccid],
+    queryFn: () => unwrap(api.GET('/api/v1/user/esims/{iccid}', { params: { path: { iccid } } })),
+  });
+  const esim = query.data?.esim;
+  useTitle(esim ? planLabel(esim.planId) : t('esims.title'));
+  return (
+    <div className="container esim-page">
+      <nav aria-label={t('common.breadcrumb')} className="breadcrumb">
+        <Link to="/esims">{t('esim.back')}</Link> <span aria-hidden="true">›</span>{' '}
+        <span className="mono">{iccid}</span>
+      </nav>
+      <FormError error={query.error} />
+      {query.isPending ? <p className="muted">{t('common.loading')}</p> : null}
+      {esim ? (
+        <>
+          <div className="section-head">
+            <h1>{planLabel(esim.planId)}</h1>
+            <EsimStatusBadge status={esim.status} />
+          </div>
+          <section className="card esim-usage" aria-label={t('esim.usageLabel')}>
+            <EsimFacts esim={esim} />
+            <p className="hint" aria-live="polite">
+              {t('esims.updated', {
+                time: formatDateTime(new Date(query.dataUpdatedAt).toISOString(), language),
+              })}
+            </p>
+            <div className="esim-actions">
+              <button
+                type="button"
+                className="button small"
+                onClick={() => void query.refetch()}
+                disabled={query.isFetching}
+              >
+                {query.isFetching ? t('common.working') : t('esims.refresh')}
+              </button>
+              {canTopUp(esim.status) ? (
+                <Link className="button small" to={topUpPath(esim.planId, esim.iccid)}>
+                  {t('esim.topUp')}
+                </Link>
+              ) : null}
+            </div>
+          </section>
+          <section className="card">
+            <InstallGuide esim={esim} steps heading="h2" />
+          </section>
+          <ShareInstallLink esim={esim} />
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+/** The hosted install page's link: copy, open, or replace it (the old one stops working). */
+function ShareInstallLink({ esim }: { esim: Esim }) {
+  const { t } = useI18n();
+  const client = useQueryClient();
+  const [replaced, setReplaced] = useState(false);
+  const replace = useMutation({
+    mutationFn: () =>
+      unwrap(
+        api.POST('/api/v1/user/esims/{iccid}/install-link', { params: { path: { iccid: esim.iccid } } }),
+      ),
+    onSuccess: (data) => {
+      client.setQueryData(['esim', esim.iccid], data);
+      void client.invalidateQueries({ queryKey: ['esims'] });
+      setReplaced(true);
+    },
+  });
+  return (
+    <section className="card share-link" aria-labelledby="share-title">
+      <h2 id="share-title">{t('install.share.title')}</h2>
+      <p className="muted">{t('install.share.body')}</p>
+      <CodeField
+        label={t('install.share.title')}
+        value={esim.installUrl}
+        copyLabel={t('install.share.copy')}
+        testId="install-url"
+      />
+      <div className="esim-actions">
+        <a className="button small" href={esim.installUrl}>
+          {t('install.share.open')}
+        </a>
+        <button
+          type="button"
+          className="button small"
+          onClick={() => replace.mutate()}
+          disabled={replace.isPending}
+        >
+          {replace.isPending ? t('common.working') : t('install.share.replace')}
+        </button>
+      </div>
+      <p className="hint">{t('install.share.replaceHint')}</p>
+      <div aria-live="polite">
+        {replaced && !replace.isPending ? (
+          <p className="form-success" role="status">
+            {t('install.share.replaced')}
+          </p>
+        ) : null}
+      </div>
+      <FormError error={replace.error} />
+    </section>
+  );
+}
