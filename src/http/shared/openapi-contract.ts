@@ -41,6 +41,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Wallet: 'The prepaid USD wallet.',
   Payments: 'Wallet top-ups by card or crypto, and the providers’ webhooks.',
   Support: 'Support tickets and messages.',
+  Legal: 'Terms, privacy and refund policies, the contact page, and who the seller is.',
   'Push devices': 'Devices that receive push notifications.',
   Webhooks: 'Endpoints that receive signed event deliveries (Standard Webhooks).',
   Events: 'Every event of the last 30 days, for polling or catching up.',

@@ -259,6 +259,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/legal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Seller and legal pages
+         * @description The company the service sells as (COMPANY_NAME, COMPANY_ADDRESS, SUPPORT_EMAIL), for a footer or an imprint, and the legal pages there are.
+         */
+        get: operations["getCompany"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/legal/{page}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A legal page
+         * @description Terms of service, privacy policy, refund policy or contact page, as HTML rendered from the Markdown template (the operator’s file in LEGAL_DIR, else the shipped one), with the company’s name, address and support address filled in. `lang` (else the first language of Accept-Language) picks the text; a language without one gets English. An unknown page answers 404 NOT_FOUND.
+         */
+        get: operations["getLegalPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/payments/card/create-session": {
         parameters: {
             query?: never;
@@ -635,6 +675,15 @@ export interface components {
         CheckResetTokenResponse: {
             valid: boolean;
         };
+        /** Company */
+        Company: {
+            /** @description COMPANY_ADDRESS */
+            address: string;
+            /** @description COMPANY_NAME: the seller, as the footer and the legal pages name it */
+            name: string;
+            /** @description SUPPORT_EMAIL */
+            supportEmail: string;
+        };
         /** CountrySummary */
         CountrySummary: {
             code: string;
@@ -840,9 +889,25 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        /** GetCompanyResponse */
+        GetCompanyResponse: {
+            company: components["schemas"]["Company"];
+            pages: ("terms" | "privacy" | "refund-policy" | "contact")[];
+        };
         /** GetOrderResponse */
         GetOrderResponse: {
             order: components["schemas"]["Order"];
+        };
+        /** LegalDocument */
+        LegalDocument: {
+            /** @description The page rendered from Markdown on the server, ready to insert: raw HTML in the source is shown as text and links keep only http(s), mailto, tel and same-site paths */
+            html: string;
+            /** @description The language of the text: the one asked for, or `en` when there is no text in it */
+            language: string;
+            /** @description terms, privacy, refund-policy or contact */
+            page: "terms" | "privacy" | "refund-policy" | "contact";
+            /** @description The text of its first heading, for the page title */
+            title: string;
         };
         /** ListPushDevicesResponse */
         ListPushDevicesResponse: {
@@ -2434,6 +2499,125 @@ export interface operations {
                 };
                 content: {
                     "application/json": unknown;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCompany: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetCompanyResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLegalPage: {
+        parameters: {
+            query?: {
+                /** @description Two-letter language code */
+                lang?: string;
+            };
+            header?: never;
+            path: {
+                page: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LegalDocument"];
                 };
             };
             /** @description Default Response */
