@@ -151,6 +151,7 @@ function buildAccounts({ config, db, clock, queue, log, audit, mailer, jobHandle
     mailer,
     audit,
     supportEmail: config.supportEmail,
+    publicBaseUrl: config.publicBaseUrl,
     onMailError: (error) => log.warn({ err: String(error) }, 'support mail could not be recorded'),
   });
   const legal = createLegalService({
