@@ -10,6 +10,7 @@ import { checkoutRoutes } from './checkout.routes.js';
 import { ordersRoutes } from './orders.routes.js';
 import { esimsRoutes } from './esims.routes.js';
 import { createAccountLimits } from './account-limits.js';
+import { contactRoutes } from './contact.routes.js';
 import { legalRoutes } from './legal.routes.js';
 
 /** Every Mobile/Web API route module, one line each. */
@@ -26,4 +27,5 @@ export async function registerMobileRoutes(app: FastifyInstance): Promise<void> 
   await app.register(esimsRoutes);
   await app.register(destinationsRoutes);
   await app.register(legalRoutes);
+  await app.register(contactRoutes);
 }

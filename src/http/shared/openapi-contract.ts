@@ -40,7 +40,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   eSIMs: 'eSIMs with activation data and usage; QR code images.',
   Wallet: 'The prepaid USD wallet.',
   Payments: 'Wallet top-ups by card or crypto, and the providers’ webhooks.',
-  Support: 'Support tickets and messages.',
+  Support: 'Support tickets and messages; the contact form and guest threads for people without an account.',
   Legal: 'Terms, privacy and refund policies, the contact page, and who the seller is.',
   'Push devices': 'Devices that receive push notifications.',
   Webhooks: 'Endpoints that receive signed event deliveries (Standard Webhooks).',
