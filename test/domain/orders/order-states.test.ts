@@ -126,7 +126,7 @@ describe('order state transitions', () => {
     await expectLedgerInvariant(c.container);
   });
 
-  it('a provider repeating another order\'s profile: nothing is stored, the attempt fails and is retried', async () => {
+  it("a provider repeating another order's profile: nothing is stored, the attempt fails and is retried", async () => {
     providerUp = true;
     const first = await c.container.orders.placeOrder({
       accountId: (await createUser(c.container, { balanceCents: price })).id,
