@@ -8,7 +8,8 @@
 #
 # Then `npm start` in the copy, on its own port and an empty data directory (embedded PGlite,
 # sandbox providers: the default configuration), must answer GET /ready 200, and the routes that
-# load packages on first use (the API reference at /docs) or serve the web app must answer too.
+# load packages on first use (the API reference at /docs), read files shipped beside the bundle
+# (the legal pages' templates in legal/) or serve the web app must answer too.
 #
 # Usage: scripts/check-production-install.sh [port]   (default 3612)
 set -euo pipefail
@@ -73,8 +74,10 @@ check() {
 }
 check /ready
 check /api/v1/destinations
+# The legal pages read their Markdown templates from legal/ at run time (and render with marked).
+check /api/v1/legal/terms
 check /docs/
 check /api/public/v1/openapi.json
 [ -f "$app/web/dist/index.html" ] && check /
 
-echo "npm prune --omit=dev: npm start answers /ready, the catalog, /docs and the web app"
+echo "npm prune --omit=dev: npm start answers /ready, the catalog, a legal page, /docs and the web app"

@@ -12,6 +12,7 @@ import { createPasswordHashing } from './domain/accounts/passwords.js';
 import { createMailer } from './domain/mail/mailer.js';
 import { createReceipts } from './domain/mail/receipts.js';
 import { createSupportService } from './domain/support/support.service.js';
+import { createLegalService } from './domain/legal/legal.service.js';
 import { createDevicesService } from './domain/devices/devices.service.js';
 import { createSessionService } from './domain/sessions/sessions.service.js';
 import { createOrderService } from './domain/orders/orders.service.js';
@@ -126,7 +127,7 @@ function buildEvents({ config, db, clock, queue }: Infrastructure) {
 }
 type Events = ReturnType<typeof buildEvents>;
 
-/** Accounts, sessions, API keys, devices and support. */
+/** Accounts, sessions, API keys, devices, support, and the legal pages the contact form sits on. */
 function buildAccounts({ config, db, clock, queue, log, audit, mailer, jobHandlers }: Infrastructure) {
   const sessions = createSessionService({ db, clock });
   const apiKeys = createApiKeyService({ db, clock });
@@ -151,9 +152,15 @@ function buildAccounts({ config, db, clock, queue, log, audit, mailer, jobHandle
     mailer,
     audit,
     supportEmail: config.supportEmail,
+    publicBaseUrl: config.publicBaseUrl,
     onMailError: (error) => log.warn({ err: String(error) }, 'support mail could not be recorded'),
   });
-  return { sessions, apiKeys, accounts, passwords, devices, support };
+  const legal = createLegalService({
+    company: { ...config.company, supportEmail: config.supportEmail },
+    shippedDir: config.legal.shippedDir,
+    overrideDir: config.legal.overrideDir,
+  });
+  return { sessions, apiKeys, accounts, passwords, devices, support, legal };
 }
 type Accounts = ReturnType<typeof buildAccounts>;
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from './e2e/chromium';
-import { ADMIN_TOKEN, baseURL, port } from './e2e/env';
+import { ADMIN_TOKEN, baseURL, COMPANY, port } from './e2e/env';
 
 /**
  * End-to-end tests in Debian's Chromium (no browser download): the binary is CHROMIUM_PATH, else
@@ -57,6 +57,10 @@ export default defineConfig({
       CRYPTO_PROVIDER: 'sandbox',
       ESIM_PROVIDER: 'sandbox',
       MAIL_TRANSPORT: 'outbox',
+      COMPANY_NAME: COMPANY.name,
+      COMPANY_ADDRESS: COMPANY.address,
+      SUPPORT_EMAIL: COMPANY.supportEmail,
+      LEGAL_DIR: '',
     },
   },
 });

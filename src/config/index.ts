@@ -8,6 +8,7 @@
 
 import { catalogConfig, type CatalogConfig } from './catalog.js';
 import { esimConfig, type EsimConfig } from './esim.js';
+import { legalConfig, type LegalConfig } from './legal.js';
 import { limitsConfig, type LimitsConfig } from './limits.js';
 import { mailConfig, type MailConfig } from './mail.js';
 import type { Env } from './parse.js';
@@ -33,7 +34,8 @@ export interface Config
     WebhooksConfig,
     CatalogConfig,
     WorkerConfig,
-    LimitsConfig {}
+    LimitsConfig,
+    LegalConfig {}
 
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const config: Config = {
@@ -47,6 +49,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     ...catalogConfig(env),
     ...workerConfig(env),
     ...limitsConfig(env),
+    ...legalConfig(env),
   };
   return Object.freeze(config);
 }

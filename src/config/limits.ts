@@ -22,6 +22,9 @@ export interface LimitsConfig {
     paymentSessionsPerHour: number;
     ticketsPerDay: number;
     ticketMessagesPerHour: number;
+    /** Issue 30 T3: contact-form tickets (no account) per address and per client IP, per hour. */
+    contactPerEmailPerHour: number;
+    contactPerIpPerHour: number;
   };
 }
 
@@ -40,6 +43,8 @@ export function limitsConfig(env: Env): LimitsConfig {
       paymentSessionsPerHour: int(env, 'PAYMENT_SESSION_LIMIT', 20, 1, MAX_LIMIT),
       ticketsPerDay: int(env, 'TICKET_LIMIT', 10, 1, MAX_LIMIT),
       ticketMessagesPerHour: int(env, 'TICKET_MESSAGE_LIMIT', 60, 1, MAX_LIMIT),
+      contactPerEmailPerHour: int(env, 'CONTACT_EMAIL_LIMIT', 5, 1, MAX_LIMIT),
+      contactPerIpPerHour: int(env, 'CONTACT_IP_LIMIT', 20, 1, MAX_LIMIT),
     },
   };
 }

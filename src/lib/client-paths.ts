@@ -21,7 +21,12 @@ export type ClientPage =
   | 'support'
   | 'account'
   | 'api-keys'
-  | 'partner';
+  | 'partner'
+  | 'terms'
+  | 'privacy'
+  | 'refund-policy'
+  | 'contact'
+  | 'guest-ticket';
 
 export interface ClientPath {
   /** React Router / Fastify pattern (`:name` parameters). */
@@ -61,4 +66,16 @@ export const CLIENT_PATHS: readonly ClientPath[] = [
   { path: '/account', page: 'account', signedIn: true, example: '/account' },
   { path: '/api-keys', page: 'api-keys', signedIn: true, example: '/api-keys' },
   { path: '/partner', page: 'partner', signedIn: true, example: '/partner' },
+  // Issue 30 T3: the legal pages and the contact form work without an account, and so does the
+  // thread behind the link a staff reply mails to a guest.
+  { path: '/terms', page: 'terms', signedIn: false, example: '/terms' },
+  { path: '/privacy', page: 'privacy', signedIn: false, example: '/privacy' },
+  { path: '/refund-policy', page: 'refund-policy', signedIn: false, example: '/refund-policy' },
+  { path: '/contact', page: 'contact', signedIn: false, example: '/contact' },
+  {
+    path: '/support/guest/:token',
+    page: 'guest-ticket',
+    signedIn: false,
+    example: '/support/guest/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+  },
 ];

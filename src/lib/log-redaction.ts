@@ -105,14 +105,21 @@ const WEBHOOK_PATH_TOKEN = /^(\/webhooks\/(?:esim\/[^/?#]+\/|[^/?#]+\/))[^/?#]+/
 const INSTALL_PATH_TOKEN = /^((?:\/api\/v1)?\/install\/)[^/?#]+/;
 
 /**
+ * A guest's link to a support thread (`/support/guest/<token>`, the web page, and its API under
+ * /api/v1): the token is the guest's only credential. Not anchored, so that any prefix is covered.
+ */
+const GUEST_PATH_TOKEN = /(\/support\/guest\/)[^/?#]+/g;
+
+/**
  * Query values that are secrets when they appear in a URL (reset links, QR tokens), webhook path
- * tokens and install page tokens.
+ * tokens, install page tokens and guest thread tokens.
  */
 export function redactUrl(url: string): string {
   return redactQuery(
     url
       .replace(WEBHOOK_PATH_TOKEN, '$1[REDACTED]')
       .replace(INSTALL_PATH_TOKEN, '$1[REDACTED]')
+      .replace(GUEST_PATH_TOKEN, '$1[REDACTED]')
       .replace(/([?&](?:token|key|api_key)=)[^&]*/gi, '$1[REDACTED]'),
   );
 }

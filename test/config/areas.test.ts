@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { catalogConfig } from '../../src/config/catalog.js';
 import { esimConfig } from '../../src/config/esim.js';
 import { ConfigError, loadConfig } from '../../src/config/index.js';
+import { legalConfig } from '../../src/config/legal.js';
 import { limitsConfig } from '../../src/config/limits.js';
 import { mailConfig } from '../../src/config/mail.js';
 import type { Env } from '../../src/config/parse.js';
@@ -23,6 +24,7 @@ const areas: Record<string, (env: Env) => object> = {
   catalogConfig,
   workerConfig,
   limitsConfig,
+  legalConfig,
 };
 
 describe('config areas (issue 29 S6)', () => {

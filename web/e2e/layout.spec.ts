@@ -57,6 +57,28 @@ const publicPages: [string, string, (page: Page) => Promise<void>][] = [
   ],
   ['reset-password', '/reset-password?token=x', (p) => expect(p.getByRole('alert')).toBeVisible()],
   ['not-found', '/destinations/XX', (p) => expect(p.getByRole('alert')).toBeVisible()],
+  [
+    'terms',
+    '/terms',
+    (p) => expect(p.getByRole('heading', { level: 1, name: 'Terms of service' })).toBeVisible(),
+  ],
+  [
+    'privacy',
+    '/privacy',
+    (p) => expect(p.getByRole('heading', { level: 1, name: 'Privacy policy' })).toBeVisible(),
+  ],
+  [
+    'refund-policy',
+    '/refund-policy',
+    (p) => expect(p.getByRole('heading', { level: 1, name: 'Refund policy' })).toBeVisible(),
+  ],
+  ['contact', '/contact', (p) => expect(p.getByRole('heading', { name: 'Send us a message' })).toBeVisible()],
+  // A thread with messages: legal.spec.ts, which has a real link; here the page for a wrong one.
+  [
+    'guest-ticket',
+    '/support/guest/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+    (p) => expect(p.getByRole('alert')).toBeVisible(),
+  ],
 ];
 
 const accountPages: [string, string, (page: Page) => Promise<void>][] = [

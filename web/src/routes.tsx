@@ -35,6 +35,12 @@ const PAGES: Record<ClientPage, Pick<RouteObject, 'element' | 'lazy'>> = {
   account: lazyPage(() => import('./pages/Account')),
   'api-keys': lazyPage(() => import('./pages/ApiKeys')),
   partner: lazyPage(() => import('./pages/Partner')),
+  // The three legal texts share one chunk.
+  terms: lazyPage(async () => ({ default: (await import('./pages/Legal')).Terms })),
+  privacy: lazyPage(async () => ({ default: (await import('./pages/Legal')).Privacy })),
+  'refund-policy': lazyPage(async () => ({ default: (await import('./pages/Legal')).RefundPolicy })),
+  contact: lazyPage(() => import('./pages/Contact')),
+  'guest-ticket': lazyPage(() => import('./pages/GuestTicket')),
 };
 
 function route(path: string, page: ClientPage): RouteObject {

@@ -1,14 +1,22 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { accounts, ts } from './accounts.js';
 
 export const supportTickets = pgTable(
   'support_tickets',
   {
     id: text('id').primaryKey(),
-    accountId: text('account_id')
-      .notNull()
-      .references(() => accounts.id),
+    /** The customer's account; null on a guest ticket (opened with the contact form, issue 30 T3). */
+    accountId: text('account_id').references(() => accounts.id),
+    /** A guest ticket's sender: address (trimmed, lower-cased), name and language of the form. */
+    guestEmail: text('guest_email'),
+    guestName: text('guest_name'),
+    guestLocale: text('guest_locale'),
+    /**
+     * SHA-256 of the guest's link token (`/support/guest/<token>`); set by each staff reply, which
+     * mails a fresh link (the raw token exists only in that mail). Null until the first reply.
+     */
+    guestTokenHash: text('guest_token_hash').unique(),
     subject: text('subject').notNull(),
     category: text('category').notNull().default('other'),
     status: text('status', { enum: ['OPEN', 'ANSWERED', 'RESOLVED', 'CLOSED'] })
@@ -24,6 +32,11 @@ export const supportTickets = pgTable(
     updatedAt: ts('updated_at').notNull(),
   },
   (t) => [
+    /** A ticket belongs to an account or to a guest with an address and a name, never both. */
+    check(
+      'support_tickets_owner',
+      sql`(${t.accountId} is not null and ${t.guestEmail} is null and ${t.guestName} is null) or (${t.accountId} is null and ${t.guestEmail} is not null and ${t.guestName} is not null)`,
+    ),
     /** The lists: last activity first, keyset on (updated_at, id) (issue 12). */
     index('support_tickets_account_list_idx').on(t.accountId, t.updatedAt, t.id),
     index('support_tickets_status_list_idx').on(t.status, t.updatedAt, t.id),

@@ -3,11 +3,12 @@ import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import { keysetAfter, type KeysetPage } from '../../db/keyset.js';
 import { accounts, supportTickets, ticketMessages } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
+import { randomToken, sha256Hex } from '../../lib/crypto.js';
 import { newId } from '../../lib/ids.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { AppError } from '../errors.js';
 import type { Mailer, MailMessage } from '../mail/mailer.js';
-import { staffReplyMail, systemTicketMail } from './templates.js';
+import { guestReplyMail, guestTicketMail, staffReplyMail, systemTicketMail } from './templates.js';
 import {
   loadThreads,
   type AdminTicketView,
@@ -29,8 +30,10 @@ export interface SupportServiceDeps {
   clock: Clock;
   mailer: Mailer;
   audit: AuditService;
-  /** Where the system's own tickets are announced (SUPPORT_EMAIL). */
+  /** Where the system's own tickets and contact-form tickets are announced (SUPPORT_EMAIL). */
   supportEmail: string;
+  /** PUBLIC_BASE_URL: the guest's link to the thread in staff reply mails. */
+  publicBaseUrl: string;
   /** Mail is sent after the change committed; a failure to record it must not fail the request. */
   onMailError?: (error: unknown) => void;
 }
@@ -68,10 +71,11 @@ export function createSupportService(deps: SupportServiceDeps) {
     return row;
   }
 
+  /** `guestTokenHash`: a staff reply to a guest ticket replaces the guest's link in the same UPDATE. */
   async function appendMessage(
     tx: Tx,
     ticketId: string,
-    input: { author: MessageAuthor; message: string; status: TicketStatus },
+    input: { author: MessageAuthor; message: string; status: TicketStatus; guestTokenHash?: string },
   ): Promise<TicketRow> {
     const now = clock.now();
     const [row] = await tx
@@ -80,6 +84,7 @@ export function createSupportService(deps: SupportServiceDeps) {
         status: input.status,
         updatedAt: now,
         messageCount: sql`${supportTickets.messageCount} + 1`,
+        ...(input.guestTokenHash ? { guestTokenHash: input.guestTokenHash } : {}),
       })
       .where(eq(supportTickets.id, ticketId))
       .returning();
@@ -92,6 +97,51 @@ export function createSupportService(deps: SupportServiceDeps) {
       createdAt: now,
     });
     return row!;
+  }
+
+  /** A guest ticket by the token of its link, row-locked like lockTicket; a wrong token is not found. */
+  async function lockGuestTicket(tx: Tx, token: string): Promise<TicketRow> {
+    const [row] = await tx
+      .select()
+      .from(supportTickets)
+      .where(eq(supportTickets.guestTokenHash, sha256Hex(token)))
+      .for('update');
+    if (!row) throw new AppError('TICKET_NOT_FOUND', 'Support ticket not found');
+    return row;
+  }
+
+  /** The mail a staff reply sends: to the account's owner, or to the guest with a fresh link. */
+  async function staffReplyMailFor(
+    tx: Tx,
+    row: TicketRow,
+    reply: string,
+    guestToken: string | undefined,
+  ): Promise<MailMessage | undefined> {
+    if (row.accountId === null) {
+      if (!row.guestEmail || !guestToken) return undefined;
+      return guestReplyMail({
+        to: row.guestEmail,
+        locale: row.guestLocale,
+        name: row.guestName ?? '',
+        ticketId: row.id,
+        subject: row.subject,
+        reply,
+        link: `${deps.publicBaseUrl}/support/guest/${guestToken}`,
+      });
+    }
+    const [owner] = await tx
+      .select({ email: accounts.email, locale: accounts.locale, status: accounts.status })
+      .from(accounts)
+      .where(eq(accounts.id, row.accountId));
+    return owner && owner.status !== 'DELETED'
+      ? staffReplyMail({
+          to: owner.email,
+          locale: owner.locale,
+          ticketId: row.id,
+          subject: row.subject,
+          reply,
+        })
+      : undefined;
   }
 
   /** The unique partial index on system tickets' order id makes a concurrent second call wait, then reuse. */
@@ -177,11 +227,21 @@ export function createSupportService(deps: SupportServiceDeps) {
       });
     },
 
-    /** Staff reply: ticket becomes ANSWERED and the customer is e-mailed in their locale after commit. */
+    /**
+     * Staff reply: ticket becomes ANSWERED and the customer is e-mailed in their locale after
+     * commit. A guest gets a new link to the thread each time (only its hash is stored, so the raw
+     * token exists in that mail alone); the link of an earlier mail stops working.
+     */
     async staffReply(ticketId: string, message: string, ctx: AdminContext = {}): Promise<TicketView> {
       const { view, mail } = await db.transaction(async (tx) => {
         const before = await lockTicket(tx, ticketId);
-        const row = await appendMessage(tx, ticketId, { author: 'staff', message, status: 'ANSWERED' });
+        const guestToken = before.accountId === null ? randomToken() : undefined;
+        const row = await appendMessage(tx, ticketId, {
+          author: 'staff',
+          message,
+          status: 'ANSWERED',
+          ...(guestToken ? { guestTokenHash: sha256Hex(guestToken) } : {}),
+        });
         await deps.audit.record(tx, {
           action: 'ticket.reply',
           targetType: 'ticket',
@@ -190,20 +250,7 @@ export function createSupportService(deps: SupportServiceDeps) {
           after: { status: row.status, messageCount: row.messageCount },
           requestId: ctx.requestId,
         });
-        const [owner] = await tx
-          .select({ email: accounts.email, locale: accounts.locale, status: accounts.status })
-          .from(accounts)
-          .where(eq(accounts.id, row.accountId));
-        const mail =
-          owner && owner.status !== 'DELETED'
-            ? staffReplyMail({
-                to: owner.email,
-                locale: owner.locale,
-                ticketId,
-                subject: row.subject,
-                reply: message,
-              })
-            : undefined;
+        const mail = await staffReplyMailFor(tx, row, message, guestToken);
         return { view: await viewOf(tx, row), mail };
       });
       await sendAfterCommit(mail);
@@ -239,10 +286,11 @@ export function createSupportService(deps: SupportServiceDeps) {
         limit?: number | undefined;
       } & KeysetPage,
     ): Promise<AdminTicketView[]> {
+      // Guest tickets have no account: their address is the ticket's own.
       const rows = await db
         .select({ ticket: supportTickets, email: accounts.email })
         .from(supportTickets)
-        .innerJoin(accounts, eq(accounts.id, supportTickets.accountId))
+        .leftJoin(accounts, eq(accounts.id, supportTickets.accountId))
         .where(
           and(
             filter.status ? eq(supportTickets.status, filter.status) : undefined,
@@ -257,7 +305,63 @@ export function createSupportService(deps: SupportServiceDeps) {
         db,
         rows.map((r) => r.ticket),
       );
-      return views.map((view, i) => ({ ...view, email: rows[i]!.email }));
+      return views.map((view, i) => ({ ...view, email: rows[i]!.email ?? view.guest?.email ?? '' }));
+    },
+
+    /**
+     * The contact form (issue 30 T3): a ticket without an account, from `email` and `name`, in the
+     * language of the form. The team is told at SUPPORT_EMAIL after commit; the guest hears from
+     * us with the first staff reply, whose mail carries the link to the thread.
+     */
+    async createGuest(input: {
+      email: string;
+      name: string;
+      locale: string;
+      subject: string;
+      message: string;
+    }): Promise<TicketView> {
+      const view = await db.transaction(async (tx) => {
+        const id = newId('tkt');
+        const now = clock.now();
+        await tx.insert(supportTickets).values({
+          id,
+          guestEmail: input.email,
+          guestName: input.name,
+          guestLocale: input.locale,
+          subject: input.subject.trim(),
+          category: 'other',
+          status: 'OPEN',
+          createdAt: now,
+          updatedAt: now,
+        });
+        const row = await appendMessage(tx, id, {
+          author: 'customer',
+          message: input.message,
+          status: 'OPEN',
+        });
+        return viewOf(tx, row);
+      });
+      await sendAfterCommit(guestTicketMail({ to: deps.supportEmail, ticketId: view.id, ...input }));
+      return view;
+    },
+
+    /** The thread behind a guest's link; a wrong or replaced token answers TICKET_NOT_FOUND. */
+    async guestThread(token: string): Promise<TicketView> {
+      const [row] = await db
+        .select()
+        .from(supportTickets)
+        .where(eq(supportTickets.guestTokenHash, sha256Hex(token)));
+      if (!row) throw new AppError('TICKET_NOT_FOUND', 'Support ticket not found');
+      return viewOf(db, row);
+    },
+
+    /** The guest's answer through the link: like a customer reply, the ticket is OPEN again. */
+    async guestReply(token: string, message: string): Promise<TicketView> {
+      return db.transaction(async (tx) => {
+        const ticket = await lockGuestTicket(tx, token);
+        const row = await appendMessage(tx, ticket.id, { author: 'customer', message, status: 'OPEN' });
+        return viewOf(tx, row);
+      });
     },
 
     /**

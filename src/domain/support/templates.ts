@@ -48,6 +48,66 @@ export function staffReplyMail(input: {
   return { to: input.to, subject: t.subject(input.subject), text, html };
 }
 
+const GUEST_REPLY = {
+  tr: {
+    subject: (s: string) => `Mesajınıza yanıt verildi: ${s}`,
+    greeting: (name: string) => `Merhaba ${name},`,
+    intro: 'Destek ekibimiz iletişim formundan gönderdiğiniz mesaja yanıt verdi:',
+    link: 'Yazışmanın tamamını görmek ve yanıtlamak için bu bağlantıyı açın:',
+    note: 'Bağlantı bu yazışmaya erişim sağlar; paylaşmayın. Her yeni yanıtla yeni bir bağlantı gönderilir ve öncekiler geçersiz olur.',
+    ref: 'Talep numarası',
+  },
+  en: {
+    subject: (s: string) => `We replied to your message: ${s}`,
+    greeting: (name: string) => `Hello ${name},`,
+    intro: 'Our support team has replied to the message you sent with the contact form:',
+    link: 'Open this link to see the whole conversation and to answer:',
+    note: 'The link gives access to this conversation, so do not share it. Each new reply comes with a new link, and earlier ones stop working.',
+    ref: 'Ticket reference',
+  },
+} as const;
+
+/**
+ * A staff reply to a guest ticket (contact form): the guest has no account, so the mail carries
+ * the link to the thread, `{PUBLIC_BASE_URL}/support/guest/<token>`, in the language of the form.
+ */
+export function guestReplyMail(input: {
+  to: string;
+  locale: string | null;
+  name: string;
+  ticketId: string;
+  subject: string;
+  reply: string;
+  link: string;
+}): MailMessage {
+  const t = GUEST_REPLY[mailLanguage(input.locale ?? 'en')];
+  const text =
+    `${t.greeting(input.name)}\n\n${t.intro}\n\n${input.reply}\n\n${t.link}\n${input.link}\n\n` +
+    `${t.note}\n${t.ref}: ${input.ticketId}\n`;
+  const html =
+    `<p>${escapeHtml(t.greeting(input.name))}</p><p>${escapeHtml(t.intro)}</p>` +
+    `<blockquote style="white-space:pre-wrap">${escapeHtml(input.reply)}</blockquote>` +
+    `<p>${escapeHtml(t.link)}<br><a href="${escapeHtml(input.link)}">${escapeHtml(input.link)}</a></p>` +
+    `<p>${escapeHtml(t.note)}<br>${escapeHtml(t.ref)}: ${escapeHtml(input.ticketId)}</p>`;
+  return { to: input.to, subject: t.subject(input.subject), text, html };
+}
+
+/** Operators read English; this goes to SUPPORT_EMAIL when someone writes through the contact form. */
+export function guestTicketMail(input: {
+  to: string;
+  ticketId: string;
+  email: string;
+  name: string;
+  subject: string;
+  message: string;
+}): MailMessage {
+  const text =
+    `New message from the contact form, ticket ${input.ticketId}.\n\n` +
+    `From: ${input.name} <${input.email}>\n\n${input.message}\n\n` +
+    `Answer it with the operator API (POST /api/admin/v1/tickets/${input.ticketId}/messages): the reply is mailed to the sender.\n`;
+  return { to: input.to, subject: `[contact form] ${input.subject}`, text };
+}
+
 /** Operators read English; this goes to SUPPORT_EMAIL when the system opens a ticket. */
 export function systemTicketMail(input: {
   to: string;

@@ -18,7 +18,10 @@ export interface TicketMessageView {
 
 export interface TicketView {
   id: string;
-  accountId: string;
+  /** Null on a guest ticket (contact form). */
+  accountId: string | null;
+  /** The sender of a guest ticket; null on an account's ticket. */
+  guest: { email: string; name: string } | null;
   subject: string;
   category: string;
   status: TicketStatus;
@@ -59,6 +62,10 @@ export async function loadThreads(executor: DbOrTx, rows: TicketRow[]): Promise<
   return rows.map((row) => ({
     id: row.id,
     accountId: row.accountId,
+    guest:
+      row.guestEmail !== null && row.guestName !== null
+        ? { email: row.guestEmail, name: row.guestName }
+        : null,
     subject: row.subject,
     category: row.category,
     status: row.status,

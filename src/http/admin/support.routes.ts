@@ -9,8 +9,14 @@ import { adminErrors, IsoDate, Nullable } from '../shared/schemas.js';
 const AdminTicketSchema = Type.Object(
   {
     id: Type.String(),
-    accountId: Type.String(),
-    email: Type.Optional(Type.String()),
+    accountId: Nullable(Type.String({ description: 'Null on a guest ticket (contact form)' })),
+    email: Type.Optional(Type.String({ description: 'The account’s address, or the guest’s' })),
+    guest: Nullable(
+      Type.Object(
+        { email: Type.String(), name: Type.String() },
+        { description: 'The sender of a ticket opened with the contact form (no account)' },
+      ),
+    ),
     subject: Type.String(),
     category: Type.String(),
     status: TicketStatusSchema,
@@ -95,7 +101,7 @@ export async function adminSupportRoutes(app: FastifyInstance): Promise<void> {
         tags: ['Support'],
         summary: 'Staff reply',
         description:
-          'Adds a staff message; the ticket becomes ANSWERED and the customer is e-mailed in their locale.',
+          'Adds a staff message; the ticket becomes ANSWERED and the customer is e-mailed in their locale. A guest ticket’s sender gets the reply by mail with a new link to the thread (`{PUBLIC_BASE_URL}/support/guest/<token>`); the link of an earlier mail stops working.',
         params: TicketParams,
         body: Type.Object({ message: TicketMessageBody }),
         response: { 201: TicketEnvelope, ...adminErrors(404) },

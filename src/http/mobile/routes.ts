@@ -12,6 +12,8 @@ import { esimsRoutes } from './esims.routes.js';
 import { exportRoutes } from './export.routes.js';
 import { installRoutes } from './install.routes.js';
 import { createAccountLimits } from './account-limits.js';
+import { contactRoutes } from './contact.routes.js';
+import { legalRoutes } from './legal.routes.js';
 
 /** Every Mobile/Web API route module, one line each. */
 export async function registerMobileRoutes(app: FastifyInstance): Promise<void> {
@@ -28,4 +30,6 @@ export async function registerMobileRoutes(app: FastifyInstance): Promise<void> 
   await app.register(exportRoutes);
   await app.register(installRoutes);
   await app.register(destinationsRoutes);
+  await app.register(legalRoutes);
+  await app.register(contactRoutes);
 }

@@ -137,10 +137,11 @@ export function securityServerOptions(): Pick<
 }
 
 /**
- * Routes whose responses carry a session token or an API key (or a reset token's verdict). Matched
- * on the route the router chose, so every spelling of its path that reaches it is covered (H4).
+ * Routes whose responses carry a session token or an API key (or a reset token's verdict), and
+ * guest threads, read with the token of a mailed link. Matched on the route the router chose, so
+ * every spelling of its path that reaches it is covered (H4).
  */
-const NO_STORE = /^\/api\/v1\/(?:auth\/|user\/api-key\/)/;
+const NO_STORE = /^\/api\/v1\/(?:auth\/|user\/api-key\/|support\/guest\/)/;
 
 /**
  * Root hooks; register before the surfaces so they run for every route. One synchronous onRequest

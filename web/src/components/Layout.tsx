@@ -4,6 +4,7 @@ import { api, unwrap } from '../api/client';
 import { CURRENCIES, type Currency } from '../api/types';
 import { isLanguage, LANGUAGES, useI18n, type Language } from '../i18n';
 import { formatMoney } from '../lib/format';
+import { useCompany } from '../lib/legal';
 import { rememberCurrency, useLogout, useMe, useSetMe, userCurrency } from '../lib/session';
 import { useCurrencyState } from '../lib/currency';
 
@@ -17,6 +18,7 @@ export function Layout() {
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const [currency, setCurrency] = useCurrencyState();
+  const company = useCompany().data?.company;
 
   // The account's language wins over the browser's once we know who is logged in.
   useEffect(() => {
@@ -162,21 +164,45 @@ export function Layout() {
       </main>
       <footer className="site-footer">
         <div className="footer-inner">
-          <p>© Roam eSIM · {t('footer.tagline')}</p>
-          <ul>
-            <li>
-              <a href="/docs">{t('footer.apiReference')}</a>
-            </li>
-            <li>
-              <Link to="/compatibility">{t('compat.footer')}</Link>
-            </li>
-            <li>
-              <Link to="/support">{t('nav.support')}</Link>
-            </li>
-            <li>
-              <Link to="/api-keys">{t('footer.partners')}</Link>
-            </li>
-          </ul>
+          <div className="footer-brand">
+            <p>{t('footer.tagline')}</p>
+            {/* COMPANY_NAME: the seller the legal pages name, once the service has told it. */}
+            {company ? (
+              <p className="footer-company" data-testid="footer-company">
+                {t('footer.copyright', { year: new Date().getFullYear(), company: company.name })}
+              </p>
+            ) : null}
+          </div>
+          <nav aria-label={t('footer.legal')} className="footer-links">
+            <ul>
+              <li>
+                <Link to="/terms">{t('legal.terms')}</Link>
+              </li>
+              <li>
+                <Link to="/privacy">{t('legal.privacy')}</Link>
+              </li>
+              <li>
+                <Link to="/refund-policy">{t('legal.refunds')}</Link>
+              </li>
+              <li>
+                <Link to="/contact">{t('legal.contact')}</Link>
+              </li>
+            </ul>
+            <ul>
+              <li>
+                <Link to="/compatibility">{t('compat.footer')}</Link>
+              </li>
+              <li>
+                <Link to="/support">{t('nav.support')}</Link>
+              </li>
+              <li>
+                <Link to="/api-keys">{t('footer.partners')}</Link>
+              </li>
+              <li>
+                <a href="/docs">{t('footer.apiReference')}</a>
+              </li>
+            </ul>
+          </nav>
         </div>
       </footer>
       <ScrollRestoration />

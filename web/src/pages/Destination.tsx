@@ -277,6 +277,20 @@ export default function Destination() {
               {t('dest.loginToBuy')}
             </Link>
           )}
+          {/* Beside the pay button, in a new tab so that the chosen plan and method stay as they are. */}
+          <p className="checkout-legal" data-testid="checkout-legal">
+            {t('dest.agreeBefore')}
+            <Link to="/terms" target="_blank" rel="noopener">
+              {t('legal.terms')}
+              <span className="visually-hidden"> {t('common.newTab')}</span>
+            </Link>
+            {t('dest.agreeBetween')}
+            <Link to="/refund-policy" target="_blank" rel="noopener">
+              {t('legal.refunds')}
+              <span className="visually-hidden"> {t('common.newTab')}</span>
+            </Link>
+            {t('dest.agreeAfter')}
+          </p>
         </div>
       </form>
 

@@ -5,21 +5,13 @@ import { api, unwrap } from '../api/client';
 import type { Ticket } from '../api/types';
 import { Field } from '../components/Field';
 import { FormError } from '../components/FormError';
+import { TicketMessages, TicketStatus } from '../components/TicketMessages';
 import { useI18n, type MessageKey } from '../i18n';
 import { formatDateTime } from '../lib/format';
 import { useTitle } from '../lib/title';
 
 const CATEGORIES = ['order', 'payment', 'esim', 'account', 'other'] as const;
 type Category = (typeof CATEGORIES)[number];
-
-function TicketStatus({ status }: { status: Ticket['status'] }) {
-  const { t } = useI18n();
-  return (
-    <span className={`badge ticket-${status.toLowerCase()}`} data-status={status}>
-      {t(`ticket.status.${status}` as MessageKey)}
-    </span>
-  );
-}
 
 export default function Support() {
   const { t } = useI18n();
@@ -180,17 +172,7 @@ function Thread({ ticket }: { ticket: Ticket }) {
           </>
         ) : null}
       </p>
-      <ol className="messages">
-        {ticket.messages.map((m) => (
-          <li key={m.id} className={`message ${m.author}`}>
-            <p className="message-meta">
-              <strong>{m.author === 'staff' ? t('support.staff') : t('support.you')}</strong>{' '}
-              <time dateTime={m.createdAt}>{formatDateTime(m.createdAt, language)}</time>
-            </p>
-            <p className="message-body">{m.message}</p>
-          </li>
-        ))}
-      </ol>
+      <TicketMessages messages={ticket.messages} />
       <form onSubmit={submit}>
         <div className="field">
           <label htmlFor={`${id}-reply`}>{t('support.reply')}</label>
