@@ -20,13 +20,16 @@ export default function EsimDetail() {
     queryFn: () => unwrap(api.GET('/api/v1/user/esims/{iccid}', { params: { path: { iccid } } })),
   });
   const esim = query.data?.esim;
-  useTitle(esim ? planLabel(esim.planId) : t('esims.title'));
+  // A link to an eSIM that is not (or no longer) the account's still gets a heading and a title.
+  const missing = !esim && query.isError;
+  useTitle(esim ? planLabel(esim.planId) : missing ? t('esim.notFound') : t('esims.title'));
   return (
     <div className="container esim-page">
       <nav aria-label={t('common.breadcrumb')} className="breadcrumb">
         <Link to="/esims">{t('esim.back')}</Link> <span aria-hidden="true">›</span>{' '}
         <span className="mono">{iccid}</span>
       </nav>
+      {missing ? <h1>{t('esim.notFound')}</h1> : null}
       <FormError error={query.error} />
       {query.isPending ? <p className="muted">{t('common.loading')}</p> : null}
       {esim ? (
