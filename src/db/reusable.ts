@@ -147,6 +147,8 @@ export function typedValueRows<T extends Table>(
   table: T,
   columns: ReadonlyArray<keyof T['$inferInsert']>,
   count: number,
+  /** The placeholder of a name (a step's own, src/db/steps.ts); default `sql.placeholder`. */
+  placeholder: (name: string) => unknown = (name) => sql.placeholder(name),
 ): SQL {
   const all = columnsOf(table);
   const rows = Array.from(
@@ -155,7 +157,7 @@ export function typedValueRows<T extends Table>(
       sql`(${sql.join(
         columns.map((c) => {
           const column = all[c as string]!;
-          return sql`${sql.placeholder(`${i}.${String(c)}`)}::${sql.raw(column.getSQLType())}`;
+          return sql`${placeholder(`${i}.${String(c)}`)}::${sql.raw(column.getSQLType())}`;
         }),
         sql`, `,
       )})`,

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { isUniqueViolation } from '../../db/errors.js';
-import { perShape, reusable } from '../../db/reusable.js';
+import { perShape, reusable, rowValues } from '../../db/reusable.js';
 import { bind, type Step } from '../../db/steps.js';
 import { enqueueStep, jobRow, settleStep } from '../../jobs/queue.js';
 import { randomToken } from '../../lib/crypto.js';
@@ -8,13 +8,7 @@ import { newId } from '../../lib/ids.js';
 import type { ProviderProfile } from '../../providers/esim/types.js';
 import { eventSteps, eventValues } from '../events/outbox.js';
 import { newInstallToken } from './esim-links.js';
-import {
-  byCreationThenId,
-  esimRowsValues,
-  orderSteps,
-  type DoneCte,
-  type NewEsimRow,
-} from './orders.repository.js';
+import { byCreationThenId, orderSteps, type DoneCte, type NewEsimRow } from './orders.repository.js';
 import { fulfillJobKey, type EsimRow, type OrderDeps, type OrderRow } from './ports.js';
 
 export type AttemptSource = 'request' | 'job' | 'admin';
@@ -136,7 +130,7 @@ export function createOrderCompletion(deps: OrderDeps) {
         ...bind(orderSteps.done, { orderId: order.id, now }),
         ...bind(s.attempt, { attemptId: newId('att'), source }),
         ...bind(s.settled, { dedupeKey: fulfillJobKey(order.id), now }),
-        ...(toppedUp ? bind(s.stored, toppedUp) : bind(s.stored, esimRowsValues(rows))),
+        ...(toppedUp ? bind(s.stored, toppedUp) : bind(s.stored, rowValues(rows))),
         ...(s.event && event && bind(s.event.event, eventValues(event, now))),
         ...(s.receipt && receipt && bind(s.receipt, jobRow(receipt, now))),
       });

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, getTableColumns, inArray, lt, or, sql, type SQL } f
 import type { WithSubqueryWithSelection } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import { keysetAfter, type KeyValue } from '../../db/keyset.js';
-import { columnList, type InsertRow } from '../../db/reusable.js';
+import { columnList, typedValueRows, type InsertRow } from '../../db/reusable.js';
 import { esims, fulfillmentAttempts, orders, plans } from '../../db/schema/index.js';
 import { produced, rowsOf, step, type Step } from '../../db/steps.js';
 import { newId } from '../../lib/ids.js';
@@ -127,25 +127,16 @@ export const orderSteps = {
     ),
 
   /**
-   * `stored`: `count` new eSIM rows (values `<i>.<column>`, see `esimRowsValues`), written only
+   * `stored`: `count` new eSIM rows (values `<i>.<column>`, bound with `rowValues`), written only
    * when `done` produced a row. A provider_ref already stored fails the whole statement.
    */
   storedEsims: (count: number, done: Step<object>) =>
-    step<Record<string, unknown>, unknown>('stored', (db, p, name) => {
-      const all = getTableColumns(esims) as Record<string, { getSQLType(): string }>;
-      const rows = Array.from(
-        { length: count },
-        (_, i) =>
-          sql`(${sql.join(
-            ESIM_COLUMNS.map((c) => sql`${p(`${i}.${c}`)}::${sql.raw(all[c]!.getSQLType())}`),
-            sql`, `,
-          )})`,
-      );
-      return db.$with(name, getTableColumns(esims)).as(
+    step<Record<string, unknown>, unknown>('stored', (db, p, name) =>
+      db.$with(name, getTableColumns(esims)).as(
         sql`insert into ${esims} (${columnList(esims, ESIM_COLUMNS)})
-          select * from (values ${sql.join(rows, sql`, `)}) as v where ${produced(done)} returning *`,
-      );
-    }),
+          select * from (values ${typedValueRows(esims, ESIM_COLUMNS, count, p)}) as v where ${produced(done)} returning *`,
+      ),
+    ),
 
   /** `stored`: the topped-up eSIM updated from its profile, only when `done` produced a row. */
   toppedUp: (done: Step<object>) =>
@@ -166,15 +157,6 @@ export const orderSteps = {
       ),
     ),
 };
-
-/** The values of `orderSteps.storedEsims` for these rows. */
-export function esimRowsValues(rows: readonly NewEsimRow[]): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
-  rows.forEach((row, i) => {
-    for (const column of ESIM_COLUMNS) values[`${i}.${column}`] = row[column];
-  });
-  return values;
-}
 
 /** The order of `esimsOfOrder` (created_at, id) for rows held in memory. */
 export function byCreationThenId(a: EsimRow, b: EsimRow): number {

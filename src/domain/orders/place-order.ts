@@ -41,6 +41,17 @@ export interface PlaceOrderInput {
 
 export const MAX_QUANTITY = 10;
 
+/** The statement of `steps`, answering the order `placed` wrote (no row: nothing was written). */
+function selectPlaced(steps: ReadonlyArray<Step<object>>, placed: Step<object>) {
+  return reusable((db) => {
+    const placed$ = placed.cte(db) as PlacedCte;
+    return db
+      .with(...steps.map((s) => s.cte(db) as PlacedCte))
+      .select()
+      .from(placed$);
+  });
+}
+
 /**
  * A wallet order in one statement (src/db/steps.ts): only while the plan is sold as the caller
  * saw it and (with an Idempotency-Key) the claim is still this request's, the purchase (balance and
@@ -69,14 +80,7 @@ function buildWalletStatement(livemode: boolean, keyed: boolean, withEvents: boo
     ...(bound ? [bound] : []),
     ...(lowBalance ? [lowBalance.event, lowBalance.delivery, lowBalance.deliveryJob] : []),
   ];
-  const statement = reusable((db) => {
-    const placed$ = placed.cte(db) as PlacedCte;
-    return db
-      .with(...steps.map((s) => s.cte(db) as PlacedCte))
-      .select()
-      .from(placed$);
-  });
-  return { purchase, placed, job, bound, lowBalance, statement };
+  return { purchase, placed, job, bound, lowBalance, statement: selectPlaced(steps, placed) };
 }
 export const walletStatement = perShape(buildWalletStatement);
 
@@ -87,14 +91,7 @@ function buildAwaitingStatement(keyed: boolean) {
   const job = enqueueStep('expiry_job', placed);
   const bound = keyed ? claimSteps.boundOrder(placed) : undefined;
   const steps = [...gates, placed, job, ...(bound ? [bound] : [])];
-  const statement = reusable((db) => {
-    const placed$ = placed.cte(db) as PlacedCte;
-    return db
-      .with(...steps.map((s) => s.cte(db) as PlacedCte))
-      .select()
-      .from(placed$);
-  });
-  return { placed, job, bound, statement };
+  return { placed, job, bound, statement: selectPlaced(steps, placed) };
 }
 export const awaitingStatement = perShape(buildAwaitingStatement);
 
