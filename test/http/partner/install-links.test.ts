@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../helpers/app.js';
 import { pickPlan } from '../../helpers/catalog.js';
 import { BASE_URL } from '../../helpers/config.js';
+import { eventsSettled } from '../../helpers/events.js';
 import { createUser, type TestUser } from '../../helpers/factories.js';
 import { PARTNER_ROOT } from './helpers.js';
 
@@ -68,6 +69,7 @@ describe('installUrl on every Partner eSIM', () => {
     expect(installUrl).toMatch(INSTALL_URL);
     const detail = await call('GET', `/orders/${placed.id}`, p.live);
     expect(detail.json().esims[0].installUrl).toBe(installUrl);
+    await eventsSettled(t.container);
     const events = await call('GET', '/events', p.live);
     const completed = (events.json().data as Array<{ type: string; data: typeof placed }>).find(
       (e) => e.type === 'order.completed' && e.data.id === placed.id,
