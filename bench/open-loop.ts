@@ -9,6 +9,7 @@
  * second, then nothing), i.e. a saturating closed-loop burst once a second, and it "corrects" latencies with an
  * expected interval of 1 ms (`Math.ceil(1 / rate)`), adding samples that were never sent.
  */
+import { writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import type { Scenario, ScenarioResult } from './load.js';
 import { sampleRss } from './processes.js';
@@ -68,6 +69,8 @@ export async function runOpenLoop(scenario: Scenario, options: OpenLoopOptions):
   const total = warmup + Math.max(1, Math.round(rate * durationSeconds));
   const intervalMs = 1000 / rate;
   const latencies: number[] = [];
+  // BENCH_TIMELINE=<file>: every measured request as "due ms, latency ms", to see when a tail happens.
+  const timeline: string[] = [];
   const counts = { errors: 0, timeouts: 0, non2xx: 0 };
   let inFlight = 0;
   let peakInFlight = 0;
@@ -97,6 +100,7 @@ export async function runOpenLoop(scenario: Scenario, options: OpenLoopOptions):
         settled = true;
         inFlight--;
         if (!measured) return resolve();
+        timeline.push(`${tenth(due - start)},${tenth(performance.now() - due)},${outcome}`);
         if (outcome === 'ok') latencies.push(performance.now() - due);
         else if (outcome === 'non2xx') counts.non2xx++;
         else if (outcome === 'timeout') counts.timeouts++;
@@ -144,6 +148,9 @@ export async function runOpenLoop(scenario: Scenario, options: OpenLoopOptions):
   const peakRssMb = sampler.stop();
   agent.destroy();
 
+  const timelineFile = process.env.BENCH_TIMELINE;
+  if (timelineFile)
+    writeFileSync(`${timelineFile}.${scenario.name.replace(/\W+/g, '-')}.csv`, timeline.join('\n'));
   latencies.sort((a, b) => a - b);
   return {
     name: scenario.name,
