@@ -111,8 +111,14 @@ const INSTALL_PATH_TOKEN = /^((?:\/api\/v1)?\/install\/)[^/?#]+/;
 const GUEST_PATH_TOKEN = /(\/support\/guest\/)[^/?#]+/g;
 
 /**
+ * An eSIM's QR image (`/api/v1/esims/<qrToken>/qr.png`, `.svg`) is served to whoever holds the
+ * token, and the image is the eSIM's activation code: the token is as secret as the code.
+ */
+const QR_PATH_TOKEN = /(\/esims\/)[^/?#]+(\/qr\.(?:png|svg))/g;
+
+/**
  * Query values that are secrets when they appear in a URL (reset links, QR tokens), webhook path
- * tokens, install page tokens and guest thread tokens.
+ * tokens, install page tokens, guest thread tokens and QR image tokens.
  */
 export function redactUrl(url: string): string {
   return redactQuery(
@@ -120,6 +126,7 @@ export function redactUrl(url: string): string {
       .replace(WEBHOOK_PATH_TOKEN, '$1[REDACTED]')
       .replace(INSTALL_PATH_TOKEN, '$1[REDACTED]')
       .replace(GUEST_PATH_TOKEN, '$1[REDACTED]')
+      .replace(QR_PATH_TOKEN, '$1[REDACTED]$2')
       .replace(/([?&](?:token|key|api_key)=)[^&]*/gi, '$1[REDACTED]'),
   );
 }

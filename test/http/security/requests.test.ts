@@ -319,6 +319,9 @@ describe('S13: logs hold no secrets', () => {
       // Install page tokens (issue 30 T2): the data route and the page itself.
       await app.inject({ url: '/api/v1/install/install-path-secret-0001?locale=en' });
       await app.inject({ url: '/install/install-path-secret-0002' });
+      // QR image tokens: the image is the activation code.
+      await app.inject({ url: '/api/v1/esims/qr-path-secret-0003/qr.png' });
+      await app.inject({ url: '/api/v1/esims/qr-path-secret-0004/qr.svg?size=300' });
       const failed = await app.inject({
         method: 'POST',
         url: '/api/v1/auth/login',
@@ -344,6 +347,7 @@ describe('S13: logs hold no secrets', () => {
       'someone@example.com',
       'webhook-path-secret',
       'install-path-secret',
+      'qr-path-secret',
     ]) {
       expect(log, secret).not.toContain(secret);
     }
