@@ -25,6 +25,8 @@ export interface LimitsConfig {
     /** Issue 30 T3: contact-form tickets (no account) per address and per client IP, per hour. */
     contactPerEmailPerHour: number;
     contactPerIpPerHour: number;
+    /** Issue 30 T10: "Download my data" documents per account per hour (each reads every row). */
+    exportsPerHour: number;
   };
 }
 
@@ -45,6 +47,7 @@ export function limitsConfig(env: Env): LimitsConfig {
       ticketMessagesPerHour: int(env, 'TICKET_MESSAGE_LIMIT', 60, 1, MAX_LIMIT),
       contactPerEmailPerHour: int(env, 'CONTACT_EMAIL_LIMIT', 5, 1, MAX_LIMIT),
       contactPerIpPerHour: int(env, 'CONTACT_IP_LIMIT', 20, 1, MAX_LIMIT),
+      exportsPerHour: int(env, 'EXPORT_LIMIT', 10, 1, MAX_LIMIT),
     },
   };
 }

@@ -9,6 +9,7 @@ import {
   presentMobileEsim,
   presentMobileOrder,
 } from '../shared/order-presenters.js';
+import { createRateLimitGuard } from '../shared/rate-limit.js';
 import { IsoDate, mobileErrors } from '../shared/schemas.js';
 import { presentUser, UserSchema } from '../shared/user.js';
 import { presentWalletTransaction, WalletTransactionSchema } from '../shared/wallet-transaction.js';
@@ -74,10 +75,21 @@ function presentMode(data: ModeData, publicBaseUrl: string): ExportedMode {
 export async function exportRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { dataExport, config } = app.container;
+  const { exportsPerHour } = config.abuseLimits;
+  // Each document reads every row the account has: a script looping on it costs the database.
+  const exportGuard = await createRateLimitGuard(app, [
+    {
+      name: 'export',
+      max: exportsPerHour,
+      windowMs: 60 * 60 * 1000,
+      key: (request) => request.auth?.account.id,
+    },
+  ]);
 
   r.get(
     '/user/export',
     {
+      preHandler: exportGuard,
       schema: {
         operationId: 'exportMyData',
         tags: ['Account'],
@@ -85,8 +97,9 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
         description:
           'One JSON document with everything the service holds about the caller: profile, orders, eSIMs, wallet ' +
           'transactions and support tickets with their messages, all of them (no paging). Orders and money of the ' +
-          'Partner API test mode are under `testMode`, never mixed with the live lists. Sent as an attachment.',
-        response: { 200: AccountExportSchema, ...mobileErrors(401, 403) },
+          'Partner API test mode are under `testMode`, never mixed with the live lists. Sent as an attachment. ' +
+          `At most ${exportsPerHour} per hour per account: 429 RATE_LIMITED with Retry-After.`,
+        response: { 200: AccountExportSchema, ...mobileErrors(401, 403, 429) },
       },
     },
     async (request, reply) => {

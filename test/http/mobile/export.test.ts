@@ -3,6 +3,7 @@ import { buildTestApp, type TestApp } from '../../helpers/app.js';
 import { pickPlan } from '../../helpers/catalog.js';
 import { createUser, type TestUser } from '../../helpers/factories.js';
 import { PARTNER_ROOT } from '../partner/helpers.js';
+import { mobileShape } from '../security/shapes.js';
 
 /**
  * GET /api/v1/user/export (issue 30 T10): the caller's profile, orders, eSIMs, wallet history and
@@ -164,5 +165,25 @@ describe('GET /api/v1/user/export', () => {
       'supportTickets',
       'testMode',
     ]);
+  });
+});
+
+describe('GET /api/v1/user/export, rate limit', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ env: { EXPORT_LIMIT: '2' } });
+  });
+  afterAll(() => t.close());
+
+  it('allows EXPORT_LIMIT documents per account per hour, then 429 with Retry-After; others unaffected', async () => {
+    const [one, other] = [await createUser(t.container), await createUser(t.container)];
+    const get = (user: TestUser) => t.app.inject({ url: '/api/v1/user/export', headers: user.auth });
+    expect((await get(one)).statusCode).toBe(200);
+    expect((await get(one)).statusCode).toBe(200);
+    const refused = await get(one);
+    expect(refused.statusCode).toBe(429);
+    mobileShape(refused.json(), 'RATE_LIMITED');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await get(other)).statusCode).toBe(200);
   });
 });

@@ -652,7 +652,7 @@ export interface paths {
         };
         /**
          * Download my data
-         * @description One JSON document with everything the service holds about the caller: profile, orders, eSIMs, wallet transactions and support tickets with their messages, all of them (no paging). Orders and money of the Partner API test mode are under `testMode`, never mixed with the live lists. Sent as an attachment.
+         * @description One JSON document with everything the service holds about the caller: profile, orders, eSIMs, wallet transactions and support tickets with their messages, all of them (no paging). Orders and money of the Partner API test mode are under `testMode`, never mixed with the live lists. Sent as an attachment. At most 10 per hour per account: 429 RATE_LIMITED with Retry-After.
          */
         get: operations["exportMyData"];
         put?: never;
@@ -4639,6 +4639,9 @@ export interface operations {
                     "Cache-Control"?: string;
                     /** @description attachment; filename="esim-account-data-<YYYY-MM-DD>.json": browsers save the document */
                     "Content-Disposition"?: string;
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4649,6 +4652,9 @@ export interface operations {
             /** @description Default Response */
             400: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4659,6 +4665,9 @@ export interface operations {
             /** @description Default Response */
             401: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4669,6 +4678,23 @@ export interface operations {
             /** @description Default Response */
             403: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4679,6 +4705,9 @@ export interface operations {
             /** @description Default Response */
             500: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
@@ -4690,6 +4719,9 @@ export interface operations {
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
