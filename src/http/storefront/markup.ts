@@ -100,7 +100,7 @@ export function storefrontMain(
   const card = (code: string, name: string, price: Price, extra = '') =>
     `<li><a class="destination-card" href="${href(language, `/destinations/${code}`)}">${flag(flags, code, 'md')}` +
     `<span class="destination-name">${esc(name)}${extra}</span>` +
-    `<span class="destination-price"><small>${t('store.from')}</small> ${esc(price.formatted)}</span></a></li>`;
+    `<span class="destination-price"><small>${t(`store.from`)}</small> ${esc(price.formatted)}</span></a></li>`;
   const tabs = STOREFRONT_FILTERS.map(
     (f) =>
       `<a class="tab" href="${href(language, '/', `filter=${f}`)}" aria-current="${filter === f ? 'page' : 'false'}">${t(`store.filter.${f}`)}</a>`,
