@@ -3,11 +3,13 @@
  *
  * Starts the service (`tsx src/main.ts`, embedded PGlite in a fresh temporary DATA_DIR, port
  * BENCH_WEB_PORT or 4699), opens `/` in Chromium (CHROMIUM_PATH or `chromium` on PATH) and reports:
- * - the JavaScript needed to render `/`: every script the page loaded before the first
- *   destination appeared, as gzip bytes (the precompressed .gz the server sends) and brotli bytes;
+ * - the JavaScript of `/`: every script the page loaded until the network was idle, as gzip bytes (the precompressed .gz the server sends) and brotli bytes;
  *   budget 150 KB gzip;
  * - the time from navigation start to the first destination on screen, cold cache (new browser
- *   context each run) and warm cache, median of BENCH_WEB_RUNS (5).
+ *   context each run) and warm cache, median of BENCH_WEB_RUNS (5);
+ * - Largest Contentful Paint of `/` and `/destinations/TR` on a throttled phone (issue 30 T8:
+ *   4× CPU slowdown, 1.6 Mbps down, 750 kbps up, 150 ms RTT; 390×844), cold cache, median of
+ *   BENCH_WEB_RUNS; budget 1.5 s each.
  * Writes bench/results/web.json. Build first (npm install does it: npm run build:web).
  */
 import { spawn } from 'node:child_process';
@@ -15,10 +17,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { chromium } from '@playwright/test';
+import { chromium, type Browser } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from '../web/e2e/chromium.js';
 
 const BUDGET_GZIP_BYTES = 150 * 1024;
+/** Issue 30 T8's aim for the JavaScript of `/` (reported; the gate stays BUDGET_GZIP_BYTES, docs/web.md). */
+const AIM_GZIP_BYTES = 100 * 1024;
+const LCP_BUDGET_MS = 1500;
+const LCP_PATHS = ['/', '/destinations/TR'];
 const port = Number(process.env.BENCH_WEB_PORT ?? 4699);
 const runs = Number(process.env.BENCH_WEB_RUNS ?? 5);
 const base = `http://127.0.0.1:${port}`;
@@ -55,14 +61,15 @@ async function main(): Promise<void> {
       await sleep(500);
     }
 
-    // JavaScript loaded for `/` before the first destination shows.
+    // JavaScript `/` loads: every script until the network is idle (the page is server-rendered,
+    // so the first destination is there before any script runs).
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     const scripts = new Set<string>();
     page.on('response', (r) => {
       if (r.request().resourceType() === 'script') scripts.add(new URL(r.url()).pathname);
     });
-    await page.goto(`${base}/`);
+    await page.goto(`${base}/`, { waitUntil: 'networkidle' });
     await page.waitForSelector('[data-testid="destination-list"] a');
     await context.close();
     const files = [];
@@ -110,6 +117,12 @@ async function main(): Promise<void> {
     }
     await warmContext.close();
 
+    const lcp: Record<string, number[]> = {};
+    for (const path of LCP_PATHS) {
+      lcp[path] = [];
+      for (let i = 0; i < runs; i++) lcp[path].push(await throttledLcp(browser, `${base}${path}`));
+    }
+
     const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
     console.log('\nWeb app: JavaScript to render /');
     for (const f of files)
@@ -122,21 +135,68 @@ async function main(): Promise<void> {
     const withinBudget = total.gzip <= BUDGET_GZIP_BYTES;
     console.log(`  budget ${kb(BUDGET_GZIP_BYTES)} gzip: ${withinBudget ? 'OK' : 'OVER'}`);
     console.log(
+      `  aim ${kb(AIM_GZIP_BYTES)} gzip (issue 30 T8): ${total.gzip <= AIM_GZIP_BYTES ? 'OK' : 'OVER'}`,
+    );
+    console.log(
       `Time to first destination on screen (median of ${runs}): cold ${median(cold).toFixed(0)} ms, warm ${median(warm).toFixed(0)} ms`,
     );
+
+    console.log('Largest Contentful Paint, throttled phone (4× CPU, 1.6/0.75 Mbps, 150 ms RTT), cold:');
+    const lcpMedians: Record<string, number> = {};
+    for (const path of LCP_PATHS) {
+      lcpMedians[path] = median(lcp[path]!);
+      console.log(
+        `  ${path.padEnd(20)} median ${lcpMedians[path].toFixed(0)} ms (${lcp[path]!.map((v) => v.toFixed(0)).join(', ')}): ${lcpMedians[path] < LCP_BUDGET_MS ? 'OK' : 'OVER'} (budget ${LCP_BUDGET_MS} ms)`,
+      );
+    }
+    const lcpWithin = Object.values(lcpMedians).every((v) => v < LCP_BUDGET_MS);
 
     mkdirSync('bench/results', { recursive: true });
     writeFileSync(
       'bench/results/web.json',
-      `${JSON.stringify({ at: new Date().toISOString(), files, total, budgetGzipBytes: BUDGET_GZIP_BYTES, withinBudget, firstDestinationMs: { cold, warm, coldMedian: median(cold), warmMedian: median(warm) } }, null, 2)}\n`,
+      `${JSON.stringify({ at: new Date().toISOString(), files, total, budgetGzipBytes: BUDGET_GZIP_BYTES, withinBudget, firstDestinationMs: { cold, warm, coldMedian: median(cold), warmMedian: median(warm) }, aimGzipBytes: AIM_GZIP_BYTES, lcpMs: { runs: lcp, medians: lcpMedians, budget: LCP_BUDGET_MS, within: lcpWithin } }, null, 2)}\n`,
     );
-    if (!withinBudget) process.exitCode = 1;
+    if (!withinBudget || !lcpWithin) process.exitCode = 1;
   } finally {
     await browser.close();
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * LCP of `url` in a new context (cold cache) on a throttled phone, through Chromium's DevTools
+ * protocol: the network and CPU throttling of Lighthouse's slow-phone profiles.
+ */
+async function throttledLcp(browser: Browser, url: string): Promise<number> {
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 3,
+    isMobile: true,
+    hasTouch: true,
+  });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 150,
+    downloadThroughput: (1.6 * 1024 * 1024) / 8,
+    uploadThroughput: (750 * 1024) / 8,
+  });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  await page.goto(url, { waitUntil: 'load' });
+  // The last candidate once the page has settled (the app may paint a larger element later).
+  await page.waitForTimeout(1500);
+  const value = await page.evaluate<number>(`new Promise((resolve) => {
+    new PerformanceObserver((list) => {
+      const entries = list.getEntries();
+      resolve(entries[entries.length - 1].startTime);
+    }).observe({ type: 'largest-contentful-paint', buffered: true });
+  })`);
+  await context.close();
+  return value;
 }
 
 main().catch((err) => {

@@ -41,6 +41,8 @@ export const LAYERS: Layer[] = [
   { name: 'db', rank: 2, files: /^db\// },
   { name: 'lib', rank: 1, files: /^lib\// },
   { name: 'config', rank: 1, files: /^config\// },
+  // The web app's message files: data the server-rendered pages read (src/http/storefront).
+  { name: 'web-messages', rank: 0, files: /^\.\.\/web\/src\/i18n\/[a-z]{2}\.json$/ },
 ];
 
 /** Imports forbidden whatever the ranks say. */

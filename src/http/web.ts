@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config/index.js';
 import { CLIENT_PATHS } from '../lib/client-paths.js';
 import type { NotFoundPage } from './shared/errors.js';
+import { readFlagUrls, registerStorefront } from './storefront/pages.js';
 import { webAppPolicy, withPageHeaders } from './shared/web-security.js';
 
 /**
@@ -40,6 +41,9 @@ export interface WebBuild {
   root: string;
   html: Buffer;
 }
+
+/** Rendered on the server from the catalog (src/http/storefront), not the bare index.html. */
+const SERVER_RENDERED = new Set(['/', '/destinations/:code']);
 
 /** The build in `dir`, or null when it has none (then only the API is served). */
 export async function readWebBuild(dir: string): Promise<WebBuild | null> {
@@ -109,7 +113,19 @@ export async function registerWebApp(app: FastifyInstance, build: WebBuild): Pro
   });
 
   const policy = webAppPolicy(app.container.config);
+  registerStorefront(app, {
+    template: build.html.toString('utf8'),
+    flags: readFlagUrls(build.root),
+    baseUrl: app.container.config.publicBaseUrl,
+    send: (reply, status, html) =>
+      withPageHeaders(reply.code(status), policy)
+        .header('cache-control', HTML_CACHE_CONTROL)
+        .type('text/html; charset=utf-8')
+        .send(html),
+    notFound: (reply) => sendIndex(reply.code(404), build, policy),
+  });
   for (const url of CLIENT_ROUTES) {
+    if (SERVER_RENDERED.has(url)) continue;
     app.get(url, { schema: { hide: true } }, async (_request, reply) => sendIndex(reply, build, policy));
   }
 }

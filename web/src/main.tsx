@@ -19,6 +19,19 @@ const queryClient = new QueryClient({
   },
 });
 
+// A server-rendered page stays on screen until the route's code is loaded: rendering earlier
+// would replace it with an empty layout for a moment.
+if (!router.state.initialized) {
+  await new Promise<void>((resolve) => {
+    const stop = router.subscribe((state) => {
+      if (state.initialized) {
+        stop();
+        resolve();
+      }
+    });
+  });
+}
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>

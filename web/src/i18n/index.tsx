@@ -1,23 +1,27 @@
 import rosetta from 'rosetta';
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { isUiLanguage, UI_LANGUAGES, type UiLanguage } from '../../../src/lib/ui-languages';
 import { setApiLanguage } from '../api/client';
 import en from './en.json';
 import tr from './tr.json';
 
-export type Language = 'en' | 'tr';
-export const LANGUAGES: readonly Language[] = ['en', 'tr'];
+export type Language = UiLanguage;
+export const LANGUAGES: readonly Language[] = UI_LANGUAGES;
 export type MessageKey = keyof typeof en;
 export type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
 
 const i18n = rosetta<Record<string, string>>({ en, tr });
 const STORAGE_KEY = 'lang';
 
-export function isLanguage(value: unknown): value is Language {
-  return value === 'en' || value === 'tr';
-}
+export const isLanguage = isUiLanguage;
 
-/** The visitor's language: a saved choice, else the browser's first supported language, else en. */
+/**
+ * The visitor's language: the page's `?lang=` (the server-rendered pages' links, docs/web.md),
+ * else a saved choice, else the browser's first supported language, else en.
+ */
 export function detectLanguage(): Language {
+  const asked = new URLSearchParams(location.search).get('lang');
+  if (isLanguage(asked)) return asked;
   try {
     const saved = localStorage.getItem(STORAGE_KEY);
     if (isLanguage(saved)) return saved;

@@ -8,6 +8,7 @@ import { Flag } from '../components/Flag';
 import { FormError } from '../components/FormError';
 import { useI18n, type MessageKey } from '../i18n';
 import { useDisplayCurrency } from '../lib/currency';
+import { destinationSeed } from '../lib/ssr';
 import { newReturnReference, rememberOrder, returnUrls } from '../lib/checkout';
 import { formatData, formatMoney } from '../lib/format';
 import { useMe, useMoneyMoved } from '../lib/session';
@@ -35,6 +36,8 @@ export default function Destination() {
           params: { path: { code }, query: { locale: language, currency } },
         }),
       ),
+    // The plans the server rendered (USD) until the visitor's currency is in.
+    placeholderData: () => destinationSeed(code, language),
     staleTime: 60_000,
   });
   const destination = detail.data?.destination;

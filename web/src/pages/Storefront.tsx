@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigation, useSearchParams } from 'react-router';
 import { api, unwrap } from '../api/client';
@@ -6,6 +6,7 @@ import { Flag } from '../components/Flag';
 import { FormError } from '../components/FormError';
 import { useI18n, type MessageKey } from '../i18n';
 import { useDisplayCurrency } from '../lib/currency';
+import { storefrontSeed } from '../lib/ssr';
 import { useTitle } from '../lib/title';
 
 const FILTERS = ['popular', 'all', 'regional', 'global'] as const;
@@ -61,7 +62,8 @@ export function Storefront() {
           },
         }),
       ),
-    placeholderData: keepPreviousData,
+    // The previous results while a search types ahead; on a first load the server's list (USD).
+    placeholderData: (previous) => previous ?? (search ? undefined : storefrontSeed(filter, language)),
     staleTime: 60_000,
   });
 
