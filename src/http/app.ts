@@ -9,7 +9,7 @@ import type { Config } from '../config/index.js';
 import type { Container } from '../container.js';
 import { pinoOptions } from '../lib/log-redaction.js';
 import { adminSurface } from './admin/index.js';
-import { installAccessLog } from './shared/access-log.js';
+import { AccessLogController, logAbortedRequests } from './shared/access-log.js';
 import { installErrorHandling } from './shared/errors.js';
 import { lazyRequestLogger } from './shared/request-logger.js';
 import { rejectNonFiniteNumbers } from './shared/finite-numbers.js';
@@ -77,7 +77,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       : { logger: options.logger ?? loggerOptions(config) }),
     childLoggerFactory: lazyRequestLogger,
     // One line per request instead of Fastify's two: ./shared/access-log.ts.
-    disableRequestLogging: true,
+    logController: new AccessLogController(),
     ...transportServerOptions(config),
     trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
     ...securityServerOptions(),
@@ -100,7 +100,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   acceptEmptyJsonBodies(app);
   installBodyRules(app);
   installMetrics(app);
-  installAccessLog(app);
+  logAbortedRequests(app);
   await app.register(cookie);
   // Responses only: request bodies are never inflated (H1, see ./shared/transport.ts).
   await app.register(compress, { global: true, globalDecompression: false, threshold: 1024 });

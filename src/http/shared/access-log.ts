@@ -1,20 +1,36 @@
-import type { FastifyInstance } from 'fastify';
+import {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 
 /**
  * One access log line per request, written when the response has gone out: request id, method,
  * URL (through the `req` serializer, which redacts secrets in it), status and time.
  *
- * Fastify's own request logging (turned off in app.ts) writes two lines per request, "incoming
- * request" and "request completed", and each went through the process's redaction rules: their
- * wildcard paths (`*.password`, …) made a line cost five times an unredacted one, and a cached
- * catalog read paid that twice (docs/performance.md, "Access log"). This line is built here from
- * known fields only, none of them a secret, so its logger skips the path rules; the serializers,
- * the URL redaction among them, still apply.
+ * Fastify's default writes two lines per request, "incoming request" and "request completed",
+ * and each went through the process's redaction rules: their wildcard paths (`*.password`, …)
+ * made a line cost five times an unredacted one, and a cached catalogue read paid that twice
+ * (docs/performance.md). The first line says nothing the second does not. This line is built
+ * from known fields only, none of them a secret, so its logger skips the path rules; the
+ * serializers, the URL redaction among them, still apply. Fastify's other request-time lines
+ * (errors, not found) keep their default.
  */
-export function installAccessLog(app: FastifyInstance): void {
-  const log = app.log.child({}, { redact: { paths: [] } });
-  app.addHook('onResponse', (request, reply, done) => {
-    log.info(
+export class AccessLogController extends LogController {
+  #log: FastifyBaseLogger | undefined;
+
+  override incomingRequest(): void {}
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    if (error) return super.requestCompleted(error, request, reply);
+    this.#log ??= request.server.log.child({}, { redact: { paths: [] } });
+    this.#log.info(
       {
         reqId: request.id,
         req: request,
@@ -23,10 +39,13 @@ export function installAccessLog(app: FastifyInstance): void {
       },
       'request completed',
     );
-    done();
-  });
+  }
+}
+
+/** A client that hangs up before the answer leaves no "request completed": say so. */
+export function logAbortedRequests(app: FastifyInstance): void {
   app.addHook('onRequestAbort', (request, done) => {
-    log.info({ reqId: request.id, req: request }, 'request aborted by the client');
+    request.log.info({ req: request }, 'request aborted by the client');
     done();
   });
 }
