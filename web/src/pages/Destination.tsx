@@ -12,6 +12,7 @@ import { newReturnReference, rememberOrder, returnUrls } from '../lib/checkout';
 import { formatData, formatMoney } from '../lib/format';
 import { useMe, useMoneyMoved } from '../lib/session';
 import { useTitle } from '../lib/title';
+import { PlanFacts } from '../components/PlanFacts';
 
 type Method = 'wallet' | 'card' | 'crypto';
 const METHODS: readonly Method[] = ['wallet', 'card', 'crypto'];
@@ -165,6 +166,7 @@ export default function Destination() {
             <div className="plan-list">{topUpPlans.map(planOption)}</div>
           </fieldset>
         ) : null}
+        {selected ? <PlanFacts plan={selected} /> : null}
 
         {selected?.isTopUp ? (
           <div className="field">
