@@ -25,6 +25,7 @@ const BASE = [
     locationCode: 'ES',
     description: 'Spain 3GB 30Days',
     retailPrice: 36000,
+    activeType: 2,
     supportTopUpType: 2,
   },
   {
@@ -39,6 +40,8 @@ const BASE = [
     location: 'MX,US,CA',
     locationCode: '!RG',
     description: 'North America 1GB 7Days',
+    activeType: 1,
+    supportTopUpType: 1,
   },
   {
     packageCode: 'GL-120',
@@ -52,6 +55,7 @@ const BASE = [
     location: 'DE,FR,US,JP,TR',
     locationCode: '!GL',
     description: null,
+    supportTopUpType: 3,
   },
 ];
 const TOPUP = [
@@ -66,6 +70,8 @@ const TOPUP = [
     location: 'ES',
     locationCode: 'ES',
     description: 'Spain top-up',
+    activeType: 2,
+    supportTopUpType: 2,
   },
 ];
 
@@ -134,7 +140,7 @@ describe('eSIM Access signature', () => {
 });
 
 describe('eSIM Access package/list', () => {
-  test('lists base and top-up packages, converting bytes, price × 10 000 and locations', async () => {
+  test('lists base and top-up packages, converting bytes, price × 10 000, locations, activeType and supportTopUpType', async () => {
     const packages = await createEsimAccessPackages(
       createEsimAccessClient({ accessCode: ACCESS_CODE, secretKey: SECRET, baseUrl }),
     ).listPackages();
@@ -153,6 +159,8 @@ describe('eSIM Access package/list', () => {
         durationDays: 30,
         isTopUp: false,
         wholesaleCents: 180,
+        activationPolicy: 'first_connection',
+        topUpSupported: true,
       },
       {
         packageCode: 'NA-3',
@@ -165,6 +173,8 @@ describe('eSIM Access package/list', () => {
         durationDays: 7,
         isTopUp: false,
         wholesaleCents: 250,
+        activationPolicy: 'first_install',
+        topUpSupported: false,
       },
       {
         packageCode: 'GL-120',
@@ -177,6 +187,8 @@ describe('eSIM Access package/list', () => {
         durationDays: 30,
         isTopUp: false,
         wholesaleCents: 990,
+        activationPolicy: 'first_connection',
+        topUpSupported: true,
       },
       {
         packageCode: 'TOPUP_CKH002',
@@ -188,6 +200,8 @@ describe('eSIM Access package/list', () => {
         durationDays: 7,
         isTopUp: true,
         wholesaleCents: 90,
+        activationPolicy: 'first_connection',
+        topUpSupported: false,
       },
     ]);
   });

@@ -68,6 +68,8 @@ function createAcmeProvider(): EsimProvider {
         durationDays: 7,
         isTopUp: false,
         wholesaleCents: 300,
+        activationPolicy: 'first_connection',
+        topUpSupported: false,
       },
     ],
     async issueProfiles({ orderId, quantity }) {

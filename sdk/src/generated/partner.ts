@@ -422,6 +422,8 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /** ActivationPolicy */
+        ActivationPolicy: "first_install" | "first_connection";
         /** Catalog */
         Catalog: {
             countries: components["schemas"]["Country"][];
@@ -711,6 +713,12 @@ export interface components {
             /** @description Retail USD price, at most two decimals */
             priceUsd: number;
             isTopUp: boolean;
+            /** @description When the validity period starts: first_install (when the eSIM is installed on a phone) or first_connection (when it first connects to a network at the destination) */
+            activationPolicy: components["schemas"]["ActivationPolicy"];
+            /** @description The eSIM of this plan takes top-up plans later (more data without a new eSIM); false for top-up plans themselves */
+            topUpSupported: boolean;
+            /** @description ISO 3166-1 alpha-2 codes of every country the plan works in (one for a country plan) */
+            coverage: string[];
         };
         /** Region */
         Region: {

@@ -22,6 +22,15 @@ export const plans = pgTable(
     dataAmountMb: integer('data_amount_mb').notNull(),
     durationDays: integer('duration_days').notNull(),
     isTopUp: boolean('is_top_up').notNull().default(false),
+    /**
+     * When validity starts: on the eSIM's installation or on its first connection to a network
+     * (eSIM Access `activeType` 1 / 2). Most packages count from the first connection.
+     */
+    activationPolicy: text('activation_policy', { enum: ['first_install', 'first_connection'] })
+      .notNull()
+      .default('first_connection'),
+    /** A base plan whose eSIM takes top-up packages later (eSIM Access `supportTopUpType` ≠ 1). */
+    topUpSupported: boolean('top_up_supported').notNull().default(false),
     wholesaleCents: bigint('wholesale_cents', { mode: 'number' }).notNull(),
     /** Retail price computed by the sync from wholesale × markup. */
     priceCents: bigint('price_cents', { mode: 'number' }).notNull(),

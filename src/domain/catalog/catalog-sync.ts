@@ -50,6 +50,8 @@ export function toPlanRow(
     isTopUp: pkg.isTopUp,
     wholesaleCents: pkg.wholesaleCents,
     priceCents: retailPriceCents(pkg.wholesaleCents, markupPercent),
+    activationPolicy: pkg.activationPolicy,
+    topUpSupported: pkg.topUpSupported,
     active: true,
   };
 }
@@ -65,6 +67,8 @@ const COMPARED = [
   'isTopUp',
   'wholesaleCents',
   'priceCents',
+  'activationPolicy',
+  'topUpSupported',
   'active',
 ] as const;
 

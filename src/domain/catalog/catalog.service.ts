@@ -1,4 +1,4 @@
-import { and, asc, eq, not, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, not, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { keysetAfter, type KeysetPage } from '../../db/keyset.js';
 import { reusable } from '../../db/reusable.js';
@@ -19,6 +19,7 @@ import {
   type SyncResult,
 } from './catalog-sync.js';
 import { createVersionWatch } from './catalog-version.js';
+import { planTitle, type PlanFacts } from './plan-names.js';
 import { effectivePriceCents, sellable } from './sellable.js';
 import type { ExchangeRateService } from './exchange-rates.js';
 import { isValidRate } from './exchange-rates.js';
@@ -73,6 +74,8 @@ export interface CatalogDeps {
 export function createCatalogService(deps: CatalogDeps) {
   const { db, clock } = deps;
   let snapshot: CatalogSnapshot | undefined;
+  /** What names every plan ever sold (inactive ones too: orders keep them), per catalog version. */
+  let facts: { version: number; byId: Map<string, PlanFacts> } | undefined;
 
   async function readVersion(): Promise<number> {
     const [row] = await db
@@ -176,6 +179,38 @@ export function createCatalogService(deps: CatalogDeps) {
       };
       snapshot = fresh;
       return fresh;
+    },
+
+    /**
+     * Plans named as people say them, in `locale` ("Türkiye · 3 GB · 15 days"), for orders and
+     * eSIMs. A plan's facts are read once per catalog version (its changes bump the version), so a
+     * page of known plans costs no query; an id the catalog does not know keeps its id.
+     */
+    async planNames(planIds: Iterable<string>, locale: string): Promise<Map<string, string>> {
+      const version = await watch.current();
+      if (facts?.version !== version) facts = { version, byId: new Map() };
+      const byId = facts.byId;
+      const ids = [...new Set(planIds)];
+      const missing = ids.filter((id) => !byId.has(id));
+      if (missing.length > 0) {
+        const rows = await db
+          .select({
+            id: plans.id,
+            destinationCode: plans.destinationCode,
+            dataAmountMb: plans.dataAmountMb,
+            durationDays: plans.durationDays,
+            isTopUp: plans.isTopUp,
+          })
+          .from(plans)
+          .where(inArray(plans.id, missing));
+        for (const row of rows) byId.set(row.id, row);
+      }
+      return new Map(
+        ids.map((id) => {
+          const plan = byId.get(id);
+          return [id, plan ? planTitle(plan, locale) : id];
+        }),
+      );
     },
 
     /** Destination, base plans before top-ups, size, id; `page`: keyset position and size (plans_list_idx). */

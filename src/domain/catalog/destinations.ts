@@ -2,7 +2,7 @@ import type { Currency } from '../../lib/money.js';
 import { centsToUsd } from '../../lib/money.js';
 import { collator, numberFormat } from '../../lib/intl.js';
 import type { CatalogSnapshot, SellablePlan } from './catalog.service.js';
-import { COUNTRIES, searchNames, type CountryInfo, type Locale } from './countries.js';
+import { COUNTRIES, countryName, searchNames, type CountryInfo, type Locale } from './countries.js';
 import { fromUsdCents } from './exchange-rates.js';
 import { planDescription, planTitle } from './plan-names.js';
 import { GLOBAL_REGION, REGIONS, type RegionInfo } from './regions.js';
@@ -203,13 +203,33 @@ export function mobileDestinationDetail(
   };
 }
 
-/** `continentName` of a region opened as a destination. */
+/**
+ * A plan's countries named in `locale`, in that language's alphabetical order. Plans of one
+ * region usually share their list, so each distinct list is named once per response.
+ */
+function namedCoverage(plans: SellablePlan[], locale: Locale) {
+  const byName = collator(locale);
+  const named = new Map<string, Array<{ code: string; name: string }>>();
+  return (plan: SellablePlan) => {
+    const key = plan.coverage.join();
+    let list = named.get(key);
+    if (!list) {
+      list = plan.coverage
+        .map((code) => ({ code, name: countryName(code, locale) }))
+        .sort((a, b) => byName.compare(a.name, b.name));
+      named.set(key, list);
+    }
+    return list;
+  };
+}
+
 /** The plans of a destination as the Mobile API shows them: localised titles, caller's currency. */
 function mobilePlans(
   snapshot: CatalogSnapshot,
   plans: SellablePlan[],
   { locale, currency }: { locale: Locale; currency: Currency },
 ) {
+  const coverage = namedCoverage(plans, locale);
   return plans.map((p) => ({
     id: p.id,
     title: planTitle(p, locale),
@@ -217,6 +237,10 @@ function mobilePlans(
     dataAmountMb: p.dataAmountMb,
     durationDays: p.durationDays,
     isTopUp: p.isTopUp,
+    scope: p.scope,
+    activationPolicy: p.activationPolicy,
+    topUpSupported: p.topUpSupported,
+    coverage: coverage(p),
     price: money(p.effectivePriceCents, currency, locale, snapshot.rates),
   }));
 }
@@ -263,6 +287,9 @@ function partnerPlans(plans: SellablePlan[]) {
     durationDays: p.durationDays,
     priceUsd: centsToUsd(p.effectivePriceCents),
     isTopUp: p.isTopUp,
+    activationPolicy: p.activationPolicy,
+    topUpSupported: p.topUpSupported,
+    coverage: p.coverage,
   }));
 }
 

@@ -78,6 +78,19 @@ const BASE: Record<Locale, Sentence> = {
   nl: (p) => `${p.data} data voor ${p.dest}, ${p.days} geldig vanaf de eerste verbinding.`,
 };
 
+const BASE_FROM_INSTALL: Record<Locale, Sentence> = {
+  en: (p) => `${p.data} of data in ${p.dest}, valid ${p.days} from installation.`,
+  tr: (p) => `${p.dest} için ${p.data} veri, yüklemeden itibaren ${p.days} geçerli.`,
+  de: (p) => `${p.data} Datenvolumen für ${p.dest}, ${p.days} gültig ab der Installation.`,
+  fr: (p) => `${p.data} de données pour ${p.dest}, valables ${p.days} dès l'installation.`,
+  es: (p) => `${p.data} de datos para ${p.dest}, válidos ${p.days} desde la instalación.`,
+  ru: (p) => `${p.data} трафика: ${p.dest}, действует ${p.days} с момента установки.`,
+  ar: (p) => `${p.data} من البيانات في ${p.dest}، صالحة ${p.days} من التثبيت.`,
+  it: (p) => `${p.data} di dati per ${p.dest}, validi ${p.days} dall'installazione.`,
+  pt: (p) => `${p.data} de dados para ${p.dest}, válidos por ${p.days} a partir da instalação.`,
+  nl: (p) => `${p.data} data voor ${p.dest}, ${p.days} geldig vanaf de installatie.`,
+};
+
 const TOP_UP_SENTENCE: Record<Locale, Sentence> = {
   en: (p) => `Adds ${p.data} to an eSIM for ${p.dest} you already have.`,
   tr: (p) => `Mevcut ${p.dest} eSIM'inize ${p.data} ekler.`,
@@ -91,13 +104,21 @@ const TOP_UP_SENTENCE: Record<Locale, Sentence> = {
   nl: (p) => `Voegt ${p.data} toe aan een eSIM voor ${p.dest} die u al hebt.`,
 };
 
-/** One sentence describing the plan in `locale`. */
-export function planDescription(plan: PlanFacts, locale: string): string {
+/** One sentence describing the plan in `locale`, naming when its validity starts. */
+export function planDescription(
+  plan: PlanFacts & { activationPolicy?: 'first_install' | 'first_connection' },
+  locale: string,
+): string {
   const lang = isLocale(locale) ? locale : 'en';
   const parts = {
     dest: destinationName(plan.destinationCode, lang),
     data: formatDataAmount(plan.dataAmountMb, lang),
     days: formatDays(plan.durationDays, lang),
   };
-  return (plan.isTopUp ? TOP_UP_SENTENCE : BASE)[lang](parts);
+  const sentences = plan.isTopUp
+    ? TOP_UP_SENTENCE
+    : plan.activationPolicy === 'first_install'
+      ? BASE_FROM_INSTALL
+      : BASE;
+  return sentences[lang](parts);
 }

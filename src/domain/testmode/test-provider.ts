@@ -57,6 +57,8 @@ export function createTestModeEsimProvider(deps: { db: Db; clock: Clock; latency
       durationDays: plan.durationDays,
       isTopUp: plan.isTopUp,
       wholesaleCents: plan.wholesaleCents,
+      activationPolicy: plan.activationPolicy,
+      topUpSupported: plan.topUpSupported,
     };
   }
 

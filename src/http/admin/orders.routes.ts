@@ -44,7 +44,11 @@ const AdminOrderSchema = Type.Object(
 const OrderEnvelope = Type.Object({ order: AdminOrderSchema });
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
-function presentAdminOrder(view: AdminOrderView, publicBaseUrl: string): Static<typeof AdminOrderSchema> {
+function presentAdminOrder(
+  view: AdminOrderView,
+  publicBaseUrl: string,
+  planNames: ReadonlyMap<string, string>,
+): Static<typeof AdminOrderSchema> {
   const { order } = view;
   return {
     id: order.id,
@@ -66,7 +70,7 @@ function presentAdminOrder(view: AdminOrderView, publicBaseUrl: string): Static<
     updatedAt: order.updatedAt.toISOString(),
     completedAt: iso(order.completedAt),
     livemode: order.livemode,
-    esims: view.esims.map((e) => presentMobileEsim(e, publicBaseUrl)),
+    esims: view.esims.map((e) => presentMobileEsim(e, publicBaseUrl, planNames)),
     attempts: view.attempts.map((a) => ({
       attempt: a.attempt,
       outcome: a.outcome,
@@ -80,7 +84,10 @@ function presentAdminOrder(view: AdminOrderView, publicBaseUrl: string): Static<
 /** GET /orders/:id, POST /orders/:id/retry, POST /orders/:id/refund (decisions §6). */
 export async function adminOrdersRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { orderAdmin, config } = app.container;
+  const { orderAdmin, config, catalog } = app.container;
+  // Operators read English; the eSIMs of one order share its plan.
+  const present = async (view: AdminOrderView) =>
+    presentAdminOrder(view, config.publicBaseUrl, await catalog.planNames([view.order.planId], 'en'));
   const params = Type.Object({ id: Type.String({ maxLength: 100 }) });
 
   r.get(
@@ -95,7 +102,7 @@ export async function adminOrdersRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => ({
-      order: presentAdminOrder(await orderAdmin.view(request.params.id), config.publicBaseUrl),
+      order: await present(await orderAdmin.view(request.params.id)),
     }),
   );
 
@@ -122,7 +129,7 @@ export async function adminOrdersRoutes(app: FastifyInstance): Promise<void> {
       const result = await orderAdmin.retry(request.params.id, request.id);
       return {
         outcome: result.outcome === 'success' ? ('success' as const) : ('failure' as const),
-        order: presentAdminOrder(result, config.publicBaseUrl),
+        order: await present(result),
       };
     },
   );
@@ -141,7 +148,7 @@ export async function adminOrdersRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => ({
-      order: presentAdminOrder(await orderAdmin.refund(request.params.id, request.id), config.publicBaseUrl),
+      order: await present(await orderAdmin.refund(request.params.id, request.id)),
     }),
   );
 }

@@ -7,7 +7,7 @@ import { AppError } from '../../domain/errors.js';
 import { CURRENCIES, isCurrency, type Currency } from '../../lib/money.js';
 import { createCatalogResponseCache } from '../shared/catalog-cache.js';
 import { localeFromHeader } from '../shared/locale.js';
-import { mobileErrors } from '../shared/schemas.js';
+import { ActivationPolicySchema, mobileErrors, TopUpSupportedSchema } from '../shared/schemas.js';
 
 const MoneySchema = Type.Object({
   amount: Type.Number({ description: 'In `currency`, at most two decimals' }),
@@ -59,6 +59,14 @@ const DetailResponse = Type.Object({
         dataAmountMb: Type.Integer(),
         durationDays: Type.Integer(),
         isTopUp: Type.Boolean(),
+        scope: Type.Union([Type.Literal('country'), Type.Literal('region'), Type.Literal('global')]),
+        activationPolicy: ActivationPolicySchema,
+        topUpSupported: TopUpSupportedSchema,
+        coverage: Type.Array(Type.Object({ code: Type.String(), name: Type.String() }), {
+          description:
+            'Every country the plan works in (one for a country plan), named in the caller locale ' +
+            'and sorted by that name',
+        }),
         price: MoneySchema,
       }),
     ),

@@ -1,11 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import QRCode from 'qrcode';
 import { AppError } from '../../domain/errors.js';
 import type { EsimRow } from '../../domain/orders/orders.service.js';
 import { MobileEsimSchema, presentMobileEsim } from '../shared/order-presenters.js';
 import { defineList, NextCursorSchema, pageQuery } from '../shared/pagination.js';
+import { callerLocale } from '../shared/locale.js';
 import { mobileErrors } from '../shared/schemas.js';
 import { qrPng } from '../../lib/qr-png.js';
 
@@ -21,7 +22,12 @@ const esimList = defineList<EsimRow>({
 
 export async function esimsRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { orders, config } = app.container;
+  const { orders, config, catalog } = app.container;
+  const namesFor = (request: FastifyRequest, list: EsimRow[]) =>
+    catalog.planNames(
+      list.map((e) => e.planId),
+      callerLocale(request),
+    );
 
   r.get(
     '/user/esims',
@@ -62,8 +68,9 @@ export async function esimsRoutes(app: FastifyInstance): Promise<void> {
       const { items, nextCursor } = page.finish(request, reply, rows);
       // Usage is refreshed for the page only: a long history does not mean more provider calls.
       const list = await orders.refreshUsage(items);
+      const names = await namesFor(request, list);
       return {
-        esims: list.map((e) => presentMobileEsim(e, config.publicBaseUrl)),
+        esims: list.map((e) => presentMobileEsim(e, config.publicBaseUrl, names)),
         ...(page.paged ? { nextCursor } : {}),
       };
     },
@@ -98,7 +105,7 @@ export async function esimsRoutes(app: FastifyInstance): Promise<void> {
       const esim = await orders.getOwnEsim(owner(request.auth!.account.id), request.params.iccid);
       // It carries the install page's capability URL: never kept by a shared cache.
       reply.header('cache-control', 'no-store');
-      return { esim: presentMobileEsim(esim, config.publicBaseUrl) };
+      return { esim: presentMobileEsim(esim, config.publicBaseUrl, await namesFor(request, [esim])) };
     },
   );
 
@@ -119,7 +126,7 @@ export async function esimsRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const esim = await orders.replaceInstallLink(owner(request.auth!.account.id), request.params.iccid);
       reply.header('cache-control', 'no-store');
-      return { esim: presentMobileEsim(esim, config.publicBaseUrl) };
+      return { esim: presentMobileEsim(esim, config.publicBaseUrl, await namesFor(request, [esim])) };
     },
   );
 

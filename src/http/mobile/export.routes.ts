@@ -9,6 +9,7 @@ import {
   presentMobileEsim,
   presentMobileOrder,
 } from '../shared/order-presenters.js';
+import { callerLocale } from '../shared/locale.js';
 import { createRateLimitGuard } from '../shared/rate-limit.js';
 import { IsoDate, mobileErrors } from '../shared/schemas.js';
 import { presentUser, UserSchema } from '../shared/user.js';
@@ -63,10 +64,14 @@ export const AccountExportSchema = Type.Object(
 
 type ExportedMode = Pick<Static<typeof AccountExportSchema>, keyof typeof modeLists>;
 
-function presentMode(data: ModeData, publicBaseUrl: string): ExportedMode {
+function presentMode(
+  data: ModeData,
+  publicBaseUrl: string,
+  planNames: ReadonlyMap<string, string>,
+): ExportedMode {
   return {
-    orders: data.orders.map((o) => presentMobileOrder(o, data.esimIdsByOrder.get(o.id) ?? [])),
-    esims: data.esims.map((e) => presentMobileEsim(e, publicBaseUrl)),
+    orders: data.orders.map((o) => presentMobileOrder(o, data.esimIdsByOrder.get(o.id) ?? [], planNames)),
+    esims: data.esims.map((e) => presentMobileEsim(e, publicBaseUrl, planNames)),
     walletTransactions: data.walletTransactions.map(presentWalletTransaction),
   };
 }
@@ -74,7 +79,7 @@ function presentMode(data: ModeData, publicBaseUrl: string): ExportedMode {
 /** GET /user/export: "Download my data" (issue 30 T10; docs/web.md "Your data"). */
 export async function exportRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { dataExport, config } = app.container;
+  const { dataExport, config, catalog } = app.container;
   const { exportsPerHour } = config.abuseLimits;
   // Each document reads every row the account has: a script looping on it costs the database.
   const exportGuard = await createRateLimitGuard(app, [
@@ -105,6 +110,13 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const data = await dataExport.collect(request.auth!.account.id);
       const day = data.exportedAt.toISOString().slice(0, 10);
+      const names = await catalog.planNames(
+        [data.live, data.test].flatMap((mode) => [
+          ...mode.orders.map((o) => o.planId),
+          ...mode.esims.map((e) => e.planId),
+        ]),
+        callerLocale(request),
+      );
       reply
         .header('content-disposition', `attachment; filename="esim-account-data-${day}.json"`)
         .header('cache-control', 'no-store');
@@ -112,11 +124,11 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
         format: EXPORT_FORMAT,
         exportedAt: data.exportedAt.toISOString(),
         profile: presentUser(data.account, config.publicBaseUrl),
-        ...presentMode(data.live, config.publicBaseUrl),
+        ...presentMode(data.live, config.publicBaseUrl, names),
         supportTickets: data.tickets.map(toCustomerTicket),
         testMode: {
           walletBalance: centsToUsd(data.account.account.testWalletBalanceCents),
-          ...presentMode(data.test, config.publicBaseUrl),
+          ...presentMode(data.test, config.publicBaseUrl, names),
         },
       };
     },

@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { OrderRow } from '../../domain/orders/orders.service.js';
+import { callerLocale } from '../shared/locale.js';
 import { MobileOrderSchema, presentMobileOrder } from '../shared/order-presenters.js';
 import { defineList, NextCursorSchema, pageQuery } from '../shared/pagination.js';
 import { mobileErrors } from '../shared/schemas.js';
@@ -15,7 +16,7 @@ export const mobileOrderList = defineList<OrderRow>({
 
 export async function ordersRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { orders } = app.container;
+  const { orders, catalog } = app.container;
 
   r.get(
     '/user/orders',
@@ -55,8 +56,12 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
       });
       const { items, nextCursor } = page.finish(request, reply, rows);
       const esimIds = await orders.esimIdsByOrder(items);
+      const names = await catalog.planNames(
+        items.map((o) => o.planId),
+        callerLocale(request),
+      );
       return {
-        orders: items.map((o) => presentMobileOrder(o, esimIds.get(o.id) ?? [])),
+        orders: items.map((o) => presentMobileOrder(o, esimIds.get(o.id) ?? [], names)),
         ...(page.paged ? { nextCursor } : {}),
       };
     },
@@ -81,6 +86,7 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
         order: presentMobileOrder(
           order,
           esims.map((e) => e.id),
+          await catalog.planNames([order.planId], callerLocale(request)),
         ),
       };
     },

@@ -4,7 +4,7 @@ import { LOCALES } from '../../domain/catalog/countries.js';
 import { partnerCatalog, partnerCountry } from '../../domain/catalog/destinations.js';
 import { AppError } from '../../domain/errors.js';
 import { createCatalogResponseCache } from '../shared/catalog-cache.js';
-import { partnerErrors } from '../shared/schemas.js';
+import { ActivationPolicySchema, partnerErrors, TopUpSupportedSchema } from '../shared/schemas.js';
 
 const PlanSchema = Type.Object({
   id: Type.String({ description: 'planId for POST /orders' }),
@@ -12,6 +12,11 @@ const PlanSchema = Type.Object({
   durationDays: Type.Integer(),
   priceUsd: Type.Number({ description: 'Retail USD price, at most two decimals' }),
   isTopUp: Type.Boolean(),
+  activationPolicy: ActivationPolicySchema,
+  topUpSupported: TopUpSupportedSchema,
+  coverage: Type.Array(Type.String(), {
+    description: 'ISO 3166-1 alpha-2 codes of every country the plan works in (one for a country plan)',
+  }),
 });
 
 const NameSchema = Type.Object(

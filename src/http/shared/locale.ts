@@ -15,3 +15,16 @@ export function localeFromHeader(header: string | undefined): Locale | undefined
     .map((t) => t.language)
     .find(isLocale);
 }
+
+/**
+ * The language of a Mobile API answer that has no `locale` parameter: the account's language,
+ * else Accept-Language, else English (the destinations' rule without the query).
+ */
+export function callerLocale(request: {
+  auth?: { account?: { locale?: string | null } } | null;
+  headers: { 'accept-language'?: string | undefined };
+}): Locale {
+  const accountLocale = request.auth?.account?.locale ?? undefined;
+  if (isLocale(accountLocale)) return accountLocale;
+  return localeFromHeader(request.headers['accept-language']) ?? 'en';
+}

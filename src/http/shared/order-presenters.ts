@@ -24,6 +24,10 @@ const INSTALL_URL_DESCRIPTION =
   'Share it with whoever installs the eSIM; replacing it (POST …/esims/{iccid}/install-link) ' +
   'makes this URL answer 404.';
 
+const PLAN_NAME_DESCRIPTION =
+  'The plan as people name it, in the caller locale (the account language, else Accept-Language): ' +
+  '"Türkiye · 3 GB · 15 days", a top-up "Türkiye · 1 GB · top-up". Show this, never planId';
+
 const ORDER_STATUSES = ['AWAITING_PAYMENT', 'PROCESSING', 'COMPLETED', 'CANCELLED', 'REFUNDED'] as const;
 const ESIM_STATUSES = ['PENDING', 'ACTIVE', 'DEPLETED', 'EXPIRED', 'CANCELLED'] as const;
 
@@ -49,6 +53,7 @@ export const MobileEsimSchema = Type.Object(
     id: Type.String(),
     orderId: Type.String(),
     planId: Type.String(),
+    planName: Type.String({ description: PLAN_NAME_DESCRIPTION }),
     iccid: Type.String(),
     activationCode: Type.String({ description: 'LPA activation string LPA:1$<smdpAddress>$<matchingId>' }),
     qrCodeUrl: Type.String({ description: 'PNG of the activation code; add ?format=svg or use qr.svg' }),
@@ -66,11 +71,16 @@ export const MobileEsimSchema = Type.Object(
   { title: 'Esim' },
 );
 
-export function presentMobileEsim(esim: EsimRow, publicBaseUrl: string): Static<typeof MobileEsimSchema> {
+export function presentMobileEsim(
+  esim: EsimRow,
+  publicBaseUrl: string,
+  planNames: ReadonlyMap<string, string>,
+): Static<typeof MobileEsimSchema> {
   return {
     id: esim.id,
     orderId: esim.orderId,
     planId: esim.planId,
+    planName: planNames.get(esim.planId) ?? esim.planId,
     iccid: esim.iccid,
     activationCode: esim.activationCode,
     qrCodeUrl: qrCodeUrl(publicBaseUrl, esim.qrToken),
@@ -109,6 +119,7 @@ export const MobileOrderSchema = Type.Object(
     orderNumber: Type.String(),
     status: OrderStatus,
     planId: Type.String(),
+    planName: Type.String({ description: PLAN_NAME_DESCRIPTION }),
     quantity: Type.Integer(),
     amount: Type.Number({ description: 'USD' }),
     currency: Type.String(),
@@ -121,12 +132,17 @@ export const MobileOrderSchema = Type.Object(
   { title: 'Order' },
 );
 
-export function presentMobileOrder(order: OrderRow, esimIds: string[]): Static<typeof MobileOrderSchema> {
+export function presentMobileOrder(
+  order: OrderRow,
+  esimIds: string[],
+  planNames: ReadonlyMap<string, string>,
+): Static<typeof MobileOrderSchema> {
   return {
     id: order.id,
     orderNumber: order.orderNumber,
     status: order.status,
     planId: order.planId,
+    planName: planNames.get(order.planId) ?? order.planId,
     quantity: order.quantity,
     amount: centsToUsd(order.amountCents),
     currency: order.currency,

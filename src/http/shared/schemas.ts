@@ -43,3 +43,20 @@ export function partnerErrors(...statuses: number[]): Record<number, typeof Part
 export function adminErrors(...statuses: number[]): Record<number, typeof PartnerErrorSchema> {
   return Object.fromEntries([400, 401, 500, ...statuses].map((s) => [s, PartnerErrorSchema]));
 }
+
+/** A plan's activation policy (issue 30 T5), the same on the Mobile and Partner catalogs. */
+export const ActivationPolicySchema = Type.Union(
+  [Type.Literal('first_install'), Type.Literal('first_connection')],
+  {
+    title: 'ActivationPolicy',
+    description:
+      'When the validity period starts: first_install (when the eSIM is installed on a phone) or ' +
+      'first_connection (when it first connects to a network at the destination)',
+  },
+);
+
+export const TopUpSupportedSchema = Type.Boolean({
+  description:
+    'The eSIM of this plan takes top-up plans later (more data without a new eSIM); false for ' +
+    'top-up plans themselves',
+});

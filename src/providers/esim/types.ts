@@ -18,6 +18,10 @@ export interface ProviderPackage {
   durationDays: number;
   isTopUp: boolean;
   wholesaleCents: number;
+  /** When validity starts: on installation or on the first network connection. */
+  activationPolicy: 'first_install' | 'first_connection';
+  /** A base package whose eSIM takes top-up packages later (false for top-ups themselves). */
+  topUpSupported: boolean;
 }
 
 export type ProviderEsimStatus = 'PENDING' | 'ACTIVE' | 'DEPLETED' | 'EXPIRED' | 'CANCELLED';

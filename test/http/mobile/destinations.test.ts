@@ -361,6 +361,38 @@ describe('GET /destinations/:code', () => {
     expect(global.json().destination).toMatchObject({ code: 'GLOBAL', flagEmoji: '🌐' });
   });
 
+  test('plan facts: activation policy, top-up support and named coverage (issue 30 T5)', async () => {
+    const get = async (path: string) =>
+      (await t.app.inject({ method: 'GET', url: `/api/v1/destinations/${path}` })).json().destination;
+    const tr = await get('TR?locale=tr');
+    const base = tr.plans.find((p: { isTopUp: boolean }) => !p.isTopUp);
+    expect(base).toMatchObject({
+      scope: 'country',
+      activationPolicy: 'first_connection',
+      topUpSupported: true,
+      coverage: [{ code: 'TR', name: 'Türkiye' }],
+    });
+    const topUp = tr.plans.find((p: { isTopUp: boolean }) => p.isTopUp);
+    expect(topUp.topUpSupported).toBe(false);
+    // A country without top-up packages sells base plans that cannot be topped up.
+    const bg = await get('BG');
+    expect(bg.plans.every((p: { topUpSupported: boolean }) => !p.topUpSupported)).toBe(true);
+
+    const europe = await get('EUROPE?locale=tr');
+    const plan = europe.plans[0];
+    expect(plan.scope).toBe('region');
+    expect(plan.activationPolicy).toBe('first_connection');
+    expect(plan.coverage.length).toBeGreaterThan(20);
+    expect(plan.coverage).toContainEqual({ code: 'DE', name: 'Almanya' });
+    const names = plan.coverage.map((c: { name: string }) => c.name);
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, 'tr')));
+
+    const global = await get('GLOBAL');
+    expect(global.plans[0]).toMatchObject({ scope: 'global', activationPolicy: 'first_install' });
+    expect(global.plans[0].description).toMatch(/from installation\.$/);
+    expect(global.plans[0].coverage).toContainEqual({ code: 'JP', name: 'Japan' });
+  });
+
   test('unknown code → 404', async () => {
     for (const code of ['XX', 'ZZZ', 'KP', 'NOT_A_REGION']) {
       const res = await t.app.inject({ method: 'GET', url: `/api/v1/destinations/${code}` });

@@ -47,6 +47,7 @@ describe('GET /user/orders and /user/orders/:id', () => {
       orderNumber: expect.stringMatching(/^SVC-/),
       status: 'COMPLETED',
       planId,
+      planName: 'Türkiye · 1 GB · 7 days',
       quantity: 2,
       amount: (priceCents * 2) / 100,
       currency: 'USD',
@@ -75,6 +76,34 @@ describe('GET /user/orders and /user/orders/:id', () => {
   });
 });
 
+describe('planName (issue 30 T5)', () => {
+  it('names the plan in the account language, else Accept-Language; never by id', async () => {
+    const turkish = await createUser(t.container, { balanceCents: priceCents, locale: 'tr' });
+    const { orderId } = await buy(turkish);
+    const withHeader = (url: string, language: string) =>
+      t.app.inject({ method: 'GET', url, headers: { ...turkish.auth, 'accept-language': language } });
+    // The account's language wins over the header, as on the destinations.
+    const orders = await withHeader('/api/v1/user/orders', 'de');
+    expect(orders.json().orders[0].planName).toBe('Türkiye · 1 GB · 7 gün');
+    const order = await withHeader(`/api/v1/user/orders/${orderId}`, 'en');
+    expect(order.json().order.planName).toBe('Türkiye · 1 GB · 7 gün');
+    const esims = await withHeader('/api/v1/user/esims', 'en');
+    const [esim] = esims.json().esims;
+    expect(esim.planName).toBe('Türkiye · 1 GB · 7 gün');
+    const one = await withHeader(`/api/v1/user/esims/${esim.iccid}`, 'en');
+    expect(one.json().esim.planName).toBe('Türkiye · 1 GB · 7 gün');
+    // An account language the API has no names for falls back to Accept-Language.
+    const other = await createUser(t.container, { balanceCents: priceCents, locale: 'xx' });
+    await buy(other);
+    const german = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/user/orders',
+      headers: { ...other.auth, 'accept-language': 'de-DE,de;q=0.9' },
+    });
+    expect(german.json().orders[0].planName.replace(/\s/g, ' ')).toBe('Türkei · 1 GB · 7 Tage');
+  });
+});
+
 describe('GET /user/esims', () => {
   it('returns every field; ICCID, LPA and install link are well formed; other accounts see none', async () => {
     const user = await createUser(t.container, { balanceCents: priceCents });
@@ -83,7 +112,14 @@ describe('GET /user/esims', () => {
     expect(res.statusCode).toBe(200);
     const [esim] = res.json().esims;
     expect(esim.id).toBe(esimIds[0]);
-    expect(esim).toMatchObject({ orderId, planId, status: 'PENDING', dataUsage: 0, activatedAt: null });
+    expect(esim).toMatchObject({
+      orderId,
+      planId,
+      planName: 'Türkiye · 1 GB · 7 days',
+      status: 'PENDING',
+      dataUsage: 0,
+      activatedAt: null,
+    });
     expect(esim.totalVolume).toBeGreaterThan(0);
     expect(esim.iccid).toMatch(/^89\d{17,18}$/);
     expect(Number(esim.iccid.at(-1))).toBe(luhnCheckDigit(esim.iccid.slice(0, -1)));

@@ -48,12 +48,19 @@ describe('Partner GET /destinations', () => {
       durationDays: 7,
       priceUsd: plan.effectivePriceCents / 100,
       isTopUp: false,
+      activationPolicy: 'first_connection',
+      topUpSupported: true,
+      coverage: ['TR'],
     });
     expect(tr.plans.some((p: { isTopUp: boolean }) => p.isTopUp)).toBe(true);
     for (const c of body.countries) expect(c.code).toMatch(/^[A-Z]{2}$/);
     const global = body.regions.find((r: { code: string }) => r.code === 'GLOBAL');
     expect(Object.keys(global).sort()).toEqual(['code', 'countryCount', 'name', 'plans']);
     expect(global.countryCount).toBeGreaterThan(200);
+    // Issue 30 T5: a global plan counts from installation and lists every country it covers.
+    expect(global.plans[0]).toMatchObject({ activationPolicy: 'first_install', topUpSupported: false });
+    expect(global.plans[0].coverage).toHaveLength(global.countryCount);
+    expect(global.plans[0].coverage).toContain('JP');
     expect(res.headers.etag).toBeTruthy();
     const again = await t.app.inject({
       method: 'GET',

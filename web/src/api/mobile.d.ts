@@ -807,6 +807,8 @@ export interface components {
             /** @description Newest first, the whole history */
             walletTransactions: components["schemas"]["WalletTransaction"][];
         };
+        /** ActivationPolicy */
+        ActivationPolicy: "first_install" | "first_connection";
         /** ChangePasswordRequest */
         ChangePasswordRequest: {
             currentPassword?: string;
@@ -964,6 +966,13 @@ export interface components {
                 flagEmoji: string;
                 name: string;
                 plans: {
+                    /** @description When the validity period starts: first_install (when the eSIM is installed on a phone) or first_connection (when it first connects to a network at the destination) */
+                    activationPolicy: components["schemas"]["ActivationPolicy"];
+                    /** @description Every country the plan works in (one for a country plan), named in the caller locale and sorted by that name */
+                    coverage: {
+                        code: string;
+                        name: string;
+                    }[];
                     dataAmountMb: number;
                     /** @description One sentence in the caller locale */
                     description: string;
@@ -977,8 +986,11 @@ export interface components {
                         /** @description Formatted for the caller locale with Intl.NumberFormat */
                         formatted: string;
                     };
+                    scope: "country" | "region" | "global";
                     /** @description In the caller locale: "Türkiye · 1 GB · 7 gün" */
                     title: string;
+                    /** @description The eSIM of this plan takes top-up plans later (more data without a new eSIM); false for top-up plans themselves */
+                    topUpSupported: boolean;
                 }[];
             };
         };
@@ -1041,6 +1053,8 @@ export interface components {
             matchingId: string;
             orderId: string;
             planId: string;
+            /** @description The plan as people name it, in the caller locale (the account language, else Accept-Language): "Türkiye · 3 GB · 15 days", a top-up "Türkiye · 1 GB · top-up". Show this, never planId */
+            planName: string;
             qrCodeSvgUrl: string;
             /** @description PNG of the activation code; add ?format=svg or use qr.svg */
             qrCodeUrl: string;
@@ -1267,6 +1281,8 @@ export interface components {
             orderNumber: string;
             paymentMethod: "wallet" | "card" | "crypto";
             planId: string;
+            /** @description The plan as people name it, in the caller locale (the account language, else Accept-Language): "Türkiye · 3 GB · 15 days", a top-up "Türkiye · 1 GB · top-up". Show this, never planId */
+            planName: string;
             quantity: number;
             /** @description AWAITING_PAYMENT: card/crypto payment open; PROCESSING: paid, eSIM being issued (retried in the background); COMPLETED: eSIMs issued; CANCELLED: payment never completed; REFUNDED: money returned */
             status: components["schemas"]["OrderStatus"];

@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import type { Esim } from '../api/types';
 import { useI18n, type MessageKey } from '../i18n';
 import { formatDate } from '../lib/format';
-import { planLabel, topUpPath } from '../lib/plans';
+import { topUpPath } from '../lib/plans';
 import { InstallGuide } from './InstallGuide';
 import { UsageBar } from './UsageBar';
 
@@ -55,7 +55,7 @@ export function EsimCard({ esim }: { esim: Esim }) {
   return (
     <article className="card esim" aria-labelledby={`esim-${esim.id}`} data-testid="esim-card">
       <header className="esim-head">
-        <h3 id={`esim-${esim.id}`}>{planLabel(esim.planId)}</h3>
+        <h3 id={`esim-${esim.id}`}>{esim.planName}</h3>
         <EsimStatusBadge status={esim.status} />
       </header>
       <EsimFacts esim={esim} />

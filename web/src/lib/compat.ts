@@ -1,5 +1,6 @@
 import list from './esim-phones.json';
 import type { MessageKey } from '../i18n';
+import { foldForSearch } from './text';
 
 /**
  * "Does my phone support eSIM?" (issue 30 T6): the list of eSIM phones kept as data in
@@ -49,15 +50,7 @@ export const BRAND_NOTES: ReadonlyMap<string, NoteCode> = new Map(
 
 export const noteKey = (code: NoteCode): MessageKey => `compat.note.${code}` as MessageKey;
 
-/** Lower case, no accents, one space between words: "  iPhone   15 " → "iphone 15". */
-function normalize(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/\s+/g, ' ')
-    .trim();
-}
+const normalize = foldForSearch;
 
 const haystack = (phone: Phone) => normalize(`${phone.brand} ${phone.model}`);
 

@@ -8,13 +8,6 @@ export function destinationFromPlanId(planId: string): string | null {
   return match ? match[1]!.toUpperCase() : null;
 }
 
-/** A readable plan name from its id when nothing better is known: "TR · 1GB · 7D". */
-export function planLabel(planId: string): string {
-  const parts = planId.replace(/^plan_/, '').split('-');
-  if (parts.length >= 3 && /^[a-z]+$/i.test(parts[0]!)) return parts.slice(1).join(' · ').toUpperCase();
-  return planId;
-}
-
 /** The storefront page with the top-up plans for this eSIM (`?iccid=`), or the storefront. */
 export function topUpPath(planId: string, iccid: string): string {
   const destination = destinationFromPlanId(planId);

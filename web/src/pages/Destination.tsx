@@ -13,6 +13,7 @@ import { newReturnReference, rememberOrder, returnUrls } from '../lib/checkout';
 import { formatData, formatMoney } from '../lib/format';
 import { useMe, useMoneyMoved } from '../lib/session';
 import { useTitle } from '../lib/title';
+import { PlanFacts } from '../components/PlanFacts';
 
 type Method = 'wallet' | 'card' | 'crypto';
 const METHODS: readonly Method[] = ['wallet', 'card', 'crypto'];
@@ -168,6 +169,7 @@ export default function Destination() {
             <div className="plan-list">{topUpPlans.map(planOption)}</div>
           </fieldset>
         ) : null}
+        {selected ? <PlanFacts plan={selected} /> : null}
 
         {selected?.isTopUp ? (
           <div className="field">

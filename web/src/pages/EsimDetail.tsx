@@ -8,7 +8,7 @@ import { FormError } from '../components/FormError';
 import { CodeField, InstallGuide } from '../components/InstallGuide';
 import { useI18n } from '../i18n';
 import { formatDateTime } from '../lib/format';
-import { planLabel, topUpPath } from '../lib/plans';
+import { topUpPath } from '../lib/plans';
 import { useTitle } from '../lib/title';
 
 /** One eSIM (`/esims/:iccid`): usage, top-up, the install guide with steps, and its install page link. */
@@ -22,7 +22,7 @@ export default function EsimDetail() {
   const esim = query.data?.esim;
   // A link to an eSIM that is not (or no longer) the account's still gets a heading and a title.
   const missing = !esim && query.isError;
-  useTitle(esim ? planLabel(esim.planId) : missing ? t('esim.notFound') : t('esims.title'));
+  useTitle(esim ? esim.planName : missing ? t('esim.notFound') : t('esims.title'));
   return (
     <div className="container esim-page">
       <nav aria-label={t('common.breadcrumb')} className="breadcrumb">
@@ -35,7 +35,7 @@ export default function EsimDetail() {
       {esim ? (
         <>
           <div className="section-head">
-            <h1>{planLabel(esim.planId)}</h1>
+            <h1>{esim.planName}</h1>
             <EsimStatusBadge status={esim.status} />
           </div>
           <section className="card esim-usage" aria-label={t('esim.usageLabel')}>

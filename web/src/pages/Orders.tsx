@@ -12,7 +12,6 @@ import { useCursorList } from '../lib/cursor-list';
 import { useI18n, type MessageKey } from '../i18n';
 import { orderForReference } from '../lib/checkout';
 import { formatDateTime, formatMoney } from '../lib/format';
-import { planLabel } from '../lib/plans';
 import { useMoneyMoved } from '../lib/session';
 import { useTitle } from '../lib/title';
 
@@ -38,7 +37,7 @@ export function OrdersTable({ orders, caption }: { orders: Order[]; caption: str
     { header: t('order.date'), cell: (o) => formatDateTime(o.createdAt, language) },
     {
       header: t('order.plan'),
-      cell: (o) => `${planLabel(o.planId)}${o.quantity > 1 ? ` × ${o.quantity}` : ''}`,
+      cell: (o) => `${o.planName}${o.quantity > 1 ? ` × ${o.quantity}` : ''}`,
     },
     { header: t('order.amount'), cell: (o) => formatMoney(o.amount, 'USD', language) },
     { header: t('order.state'), card: 'aside', cell: (o) => <OrderStatus status={o.status} /> },
@@ -147,7 +146,7 @@ function OrderDetail({ id, outcome }: { id: string; outcome: string | null }) {
             <dl className="facts">
               <div>
                 <dt>{t('order.plan')}</dt>
-                <dd>{planLabel(o.planId)}</dd>
+                <dd>{o.planName}</dd>
               </div>
               <div>
                 <dt>{t('order.quantity')}</dt>

@@ -10,7 +10,6 @@ import { PartnerTabs } from '../components/PartnerTabs';
 import { UsageBar } from '../components/UsageBar';
 import { useI18n, type MessageKey } from '../i18n';
 import { formatDateTime, formatMoney } from '../lib/format';
-import { planLabel } from '../lib/plans';
 import { useMe } from '../lib/session';
 import { useTitle } from '../lib/title';
 
@@ -75,7 +74,7 @@ export default function Partner() {
                 <OrderStatus status={o.status} />
               </div>
               <p className="hint">
-                {planLabel(o.planId)} × {o.quantity} · {formatMoney(o.amount, 'USD', language)} ·{' '}
+                {o.planName} × {o.quantity} · {formatMoney(o.amount, 'USD', language)} ·{' '}
                 {formatDateTime(o.createdAt, language)}
               </p>
               {o.esimIds.length > 0 ? (

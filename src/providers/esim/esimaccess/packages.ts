@@ -18,6 +18,10 @@ export interface EsimAccessPackage {
   location: string;
   /** Alpha-2 for a country package; `!RG` regional, `!GL` global. */
   locationCode?: string;
+  /** 1: validity starts on installation; 2: on the first network connection. */
+  activeType?: number;
+  /** 1: no top-ups; 2 (and 3, seen in live data): top-ups can be added. */
+  supportTopUpType?: number;
 }
 
 /** Countries above which a multi-country package is sold as "global" even without `!GL`. */
@@ -52,6 +56,10 @@ export function toProviderPackage(pkg: EsimAccessPackage, isTopUp: boolean): Pro
     durationDays: durationDays(pkg.duration, pkg.durationUnit),
     isTopUp,
     wholesaleCents: esimAccessUnits.priceToCents(pkg.price),
+    // Absent or unknown activeType: the common case (first connection), which never promises
+    // more days than the package gives.
+    activationPolicy: pkg.activeType === 1 ? 'first_install' : 'first_connection',
+    topUpSupported: !isTopUp && pkg.supportTopUpType !== undefined && pkg.supportTopUpType !== 1,
   };
 }
 

@@ -69,6 +69,8 @@ function countryPackages(code: string, continent: string, englishName: string): 
     durationDays: days,
     isTopUp: false,
     wholesaleCents: wholesaleCents(perGb, gb, days),
+    activationPolicy: 'first_connection' as const,
+    topUpSupported: SANDBOX_TOP_UP_COUNTRIES.includes(code),
   }));
   if (!SANDBOX_TOP_UP_COUNTRIES.includes(code)) return base;
   const topUps = [1, 5].map((gb) => ({
@@ -77,6 +79,7 @@ function countryPackages(code: string, continent: string, englishName: string): 
     name: `${englishName} ${gb}GB Top-up`,
     description: `${gb} GB added to an existing ${englishName} eSIM`,
     isTopUp: true,
+    topUpSupported: false,
   }));
   return [...base, ...topUps];
 }
@@ -92,7 +95,7 @@ function regionPackages(): ProviderPackage[] {
       return {
         packageCode: `SBX-${region.code}-${gb}GB-${days}D`,
         name: `${region.name.en} ${gb}GB ${days}Days`,
-        description: `${gb} GB across ${coverage.length} countries, valid ${days} days`,
+        description: `${gb} GB across ${coverage.length} countries, valid ${days} days from ${isGlobal ? 'installation' : 'first connection'}`,
         coverage,
         scope: isGlobal ? ('global' as const) : ('region' as const),
         regionCode: region.code,
@@ -100,6 +103,10 @@ function regionPackages(): ProviderPackage[] {
         durationDays: days,
         isTopUp: false,
         wholesaleCents: wholesaleCents(perGb, gb, days),
+        // Global plans count from installation, as some wholesalers' multi-country packages do,
+        // so the sandbox shows both policies.
+        activationPolicy: isGlobal ? ('first_install' as const) : ('first_connection' as const),
+        topUpSupported: false,
       };
     });
   });
