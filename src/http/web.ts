@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config/index.js';
-import { CLIENT_PATHS } from '../lib/client-paths.js';
+import { CLIENT_PATHS, indexable } from '../lib/client-paths.js';
 import type { NotFoundPage } from './shared/errors.js';
 import { readFlagUrls, registerStorefront } from './storefront/pages.js';
 import { webAppPolicy, withPageHeaders } from './shared/web-security.js';
@@ -15,6 +15,9 @@ import { webAppPolicy, withPageHeaders } from './shared/web-security.js';
  * gets index.html with 404 (the app then shows its not-found page), see `webNotFoundPage`.
  */
 export const CLIENT_ROUTES: readonly string[] = CLIENT_PATHS.map((p) => p.path);
+
+/** Account pages and capability links (src/lib/client-paths.ts, `indexable`). */
+export const NOINDEX = 'noindex, nofollow';
 
 /** Hashed file names change with their content, so browsers may keep them for a year. */
 export const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
@@ -124,8 +127,11 @@ export async function registerWebApp(app: FastifyInstance, build: WebBuild): Pro
         .send(html),
     notFound: (reply) => sendIndex(reply.code(404), build, policy),
   });
-  for (const url of CLIENT_ROUTES) {
-    if (SERVER_RENDERED.has(url)) continue;
-    app.get(url, { schema: { hide: true } }, async (_request, reply) => sendIndex(reply, build, policy));
+  for (const page of CLIENT_PATHS) {
+    if (SERVER_RENDERED.has(page.path)) continue;
+    const robots = indexable(page) ? undefined : NOINDEX;
+    app.get(page.path, { schema: { hide: true } }, async (_request, reply) =>
+      sendIndex(robots ? reply.header('x-robots-tag', robots) : reply, build, policy),
+    );
   }
 }

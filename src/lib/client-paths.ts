@@ -36,6 +36,17 @@ export interface ClientPath {
   readonly signedIn: boolean;
   /** A concrete URL of this route, for tests. */
   readonly example: string;
+  /**
+   * The URL itself is the credential (an install or guest-thread token, a reset link): like the
+   * signed-in pages, answered with `X-Robots-Tag: noindex` so a shared link never lands in a
+   * search index.
+   */
+  readonly capability?: boolean;
+}
+
+/** Pages search engines may index: public content, not accounts and not capability links. */
+export function indexable(path: ClientPath): boolean {
+  return !path.signedIn && !path.capability;
 }
 
 export const CLIENT_PATHS: readonly ClientPath[] = [
@@ -49,6 +60,7 @@ export const CLIENT_PATHS: readonly ClientPath[] = [
     path: '/reset-password',
     page: 'reset-password',
     signedIn: false,
+    capability: true,
     example: '/reset-password?token=abc',
   },
   { path: '/esims', page: 'esims', signedIn: true, example: '/esims' },
@@ -58,6 +70,7 @@ export const CLIENT_PATHS: readonly ClientPath[] = [
     path: '/install/:token',
     page: 'install',
     signedIn: false,
+    capability: true,
     example: '/install/abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG',
   },
   { path: '/orders', page: 'orders', signedIn: true, example: '/orders' },
@@ -76,6 +89,7 @@ export const CLIENT_PATHS: readonly ClientPath[] = [
     path: '/support/guest/:token',
     page: 'guest-ticket',
     signedIn: false,
+    capability: true,
     example: '/support/guest/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
   },
 ];

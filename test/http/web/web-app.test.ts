@@ -40,6 +40,23 @@ describe('web app serving', () => {
     }
   });
 
+  test('account pages and capability links say noindex; public pages do not', async () => {
+    const robots = async (url: string) =>
+      (await t.app.inject({ method: 'GET', url })).headers['x-robots-tag'];
+    for (const url of [
+      '/install/abc',
+      '/support/guest/abc',
+      '/reset-password?token=abc',
+      '/orders',
+      '/esims/1',
+    ]) {
+      expect(await robots(url), url).toBe('noindex, nofollow');
+    }
+    for (const url of ['/terms', '/contact', '/compatibility', '/login']) {
+      expect(await robots(url), url).toBeUndefined();
+    }
+  });
+
   test('assets: immutable, precompressed by Accept-Encoding, identity otherwise', async () => {
     const url = '/assets/app-1a2b3c.js';
     const br = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br, gzip' } });
