@@ -166,3 +166,19 @@ export async function screenshot(page: Page, name: string, { fullPage = true } =
   if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: join(screenshotDir, `${name}-${width}.png`), fullPage });
 }
+
+/** Runs `run` once at each of VIEWPORTS (390×844, 1280×800), the page resized in between. */
+export async function atEachSize(page: Page, run: (width: number) => Promise<void>): Promise<void> {
+  for (const viewport of VIEWPORTS) {
+    await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    await run(viewport.width);
+  }
+}
+
+/** Once fonts are in: no horizontal scroll, nothing wider than the viewport, no serious axe finding. */
+export async function checkLayout(page: Page, label: string): Promise<void> {
+  await page.evaluate(() => document.fonts.ready);
+  await expectNoHorizontalScroll(page, label);
+  await expectNothingWiderThanViewport(page, label);
+  await expectAccessible(page, label);
+}

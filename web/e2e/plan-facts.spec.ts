@@ -1,14 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import {
-  buyWithWallet,
-  expectAccessible,
-  expectNoHorizontalScroll,
-  expectNothingWiderThanViewport,
-  fundWallet,
-  registerViaApi,
-  screenshot,
-  VIEWPORTS,
-} from './helpers';
+import { atEachSize, checkLayout, buyWithWallet, fundWallet, registerViaApi, screenshot } from './helpers';
 
 /**
  * Issue 30 T5: each plan shows data, validity, when the days start, whether it takes top-ups and,
@@ -16,20 +7,6 @@ import {
  * as people do. At 390×844 and 1280×800.
  */
 test.use({ locale: 'en-US' });
-
-async function atEachSize(page: Page, run: (width: number) => Promise<void>) {
-  for (const viewport of VIEWPORTS) {
-    await page.setViewportSize({ width: viewport.width, height: viewport.height });
-    await run(viewport.width);
-  }
-}
-
-async function checkLayout(page: Page, label: string) {
-  await page.evaluate(() => document.fonts.ready);
-  await expectNoHorizontalScroll(page, label);
-  await expectNothingWiderThanViewport(page, label);
-  await expectAccessible(page, label);
-}
 
 /** The text of the fact under `term` in the plan's facts. */
 const fact = (page: Page, term: string) =>

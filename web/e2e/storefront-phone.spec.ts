@@ -2,16 +2,14 @@ import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { CLIENT_PATHS } from '../../src/lib/client-paths';
 import {
+  atEachSize,
+  checkLayout,
   baseURL,
   buyWithWallet,
   confirmPhone,
-  expectAccessible,
-  expectNoHorizontalScroll,
-  expectNothingWiderThanViewport,
   fundWallet,
   registerViaApi,
   screenshot,
-  VIEWPORTS,
 } from './helpers';
 
 /**
@@ -20,20 +18,6 @@ import {
  * "Download my data". At 390×844 and 1280×800 where the layout matters.
  */
 test.use({ locale: 'en-US' });
-
-async function atEachSize(page: Page, run: (width: number) => Promise<void>) {
-  for (const viewport of VIEWPORTS) {
-    await page.setViewportSize({ width: viewport.width, height: viewport.height });
-    await run(viewport.width);
-  }
-}
-
-async function checkLayout(page: Page, label: string) {
-  await page.evaluate(() => document.fonts.ready);
-  await expectNoHorizontalScroll(page, label);
-  await expectNothingWiderThanViewport(page, label);
-  await expectAccessible(page, label);
-}
 
 test('compatibility: the search finds "iPhone 15" and "Pixel 8", at both sizes', async ({ page }) => {
   await atEachSize(page, async (width) => {
