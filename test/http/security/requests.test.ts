@@ -1,12 +1,8 @@
 import { connect } from 'node:net';
-import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config/index.js';
-import { createContainer } from '../../../src/container.js';
-import { buildApp, loggerOptions } from '../../../src/http/app.js';
-import { silentLogger } from '../../../src/lib/logger.js';
-import { ADMIN_TOKEN, BASE_URL, buildTestApp, type TestApp } from '../../helpers/app.js';
+import { ADMIN_TOKEN, buildTestApp, type TestApp } from '../../helpers/app.js';
+import { logLinesOf } from '../../helpers/logs.js';
 import { registerViaApi } from '../../helpers/accounts.js';
 import { balanceOf, createUser, type TestUser } from '../../helpers/factories.js';
 import { createPartner } from '../partner/helpers.js';
@@ -281,59 +277,42 @@ describe('S14: operator wallet adjustments are idempotent', () => {
 
 describe('S13: logs hold no secrets', () => {
   it('redacts tokens (webhook and install path tokens too), keys and e-mail addresses in URLs, and SQL parameters in error logs', async () => {
-    const lines: string[] = [];
-    const stream = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    });
-    const config = loadConfig({
-      PUBLIC_BASE_URL: BASE_URL,
-      ADMIN_TOKEN,
-      LOG_LEVEL: 'info',
-      WORKER_ENABLED: 'false',
-      DATABASE_URL: 'memory://',
-    });
     const secretParam = 'sql-param-secret-9931@example.com';
-    const container = createContainer({ config, database: t.database, clock: t.clock, log: silentLogger });
-    container.accounts.login = async () => {
-      await container.db.execute(sql`select ${secretParam}::int`);
-      throw new Error('unreachable');
-    };
-    const app = await buildApp({
-      container,
-      logger: { ...(loggerOptions(config) as object), stream },
-    });
-    try {
-      await app.inject({ url: '/api/v1/auth/reset-password?token=reset-token-secret-123' });
-      await app.inject({ url: '/api/v1/destinations?email=victim%40example.com&search=tr' });
-      await app.inject({ url: '/api/v1/destinations?q=victim@example.com' });
-      await app.inject({ url: '/api/admin/v1/accounts?api_key=svc_live_sk_leak', headers: admin });
-      await app.inject({
-        method: 'POST',
-        url: '/webhooks/esim/esimaccess/webhook-path-secret-1',
-        payload: {},
-      });
-      await app.inject({ method: 'POST', url: '/webhooks/esimaccess/webhook-path-secret-2', payload: {} });
-      // Install page tokens (issue 30 T2): the data route and the page itself.
-      await app.inject({ url: '/api/v1/install/install-path-secret-0001?locale=en' });
-      await app.inject({ url: '/install/install-path-secret-0002' });
-      // QR image tokens: the image is the activation code.
-      await app.inject({ url: '/api/v1/esims/qr-path-secret-0003/qr.png' });
-      await app.inject({ url: '/api/v1/esims/qr-path-secret-0004/qr.svg?size=300' });
-      const failed = await app.inject({
-        method: 'POST',
-        url: '/api/v1/auth/login',
-        headers: { authorization: 'Bearer session-token-secret' },
-        payload: { email: 'someone@example.com', password: 'password-secret-77' },
-      });
-      expect(failed.statusCode).toBe(500);
-      expect(failed.body).not.toContain(secretParam);
-    } finally {
-      await app.close();
-      await container.close();
-    }
+    const lines = await logLinesOf(
+      t,
+      async (app) => {
+        await app.inject({ url: '/api/v1/auth/reset-password?token=reset-token-secret-123' });
+        await app.inject({ url: '/api/v1/destinations?email=victim%40example.com&search=tr' });
+        await app.inject({ url: '/api/v1/destinations?q=victim@example.com' });
+        await app.inject({ url: '/api/admin/v1/accounts?api_key=svc_live_sk_leak', headers: admin });
+        await app.inject({
+          method: 'POST',
+          url: '/webhooks/esim/esimaccess/webhook-path-secret-1',
+          payload: {},
+        });
+        await app.inject({ method: 'POST', url: '/webhooks/esimaccess/webhook-path-secret-2', payload: {} });
+        // Install page tokens (issue 30 T2): the data route and the page itself.
+        await app.inject({ url: '/api/v1/install/install-path-secret-0001?locale=en' });
+        await app.inject({ url: '/install/install-path-secret-0002' });
+        // QR image tokens: the image is the activation code.
+        await app.inject({ url: '/api/v1/esims/qr-path-secret-0003/qr.png' });
+        await app.inject({ url: '/api/v1/esims/qr-path-secret-0004/qr.svg?size=300' });
+        const failed = await app.inject({
+          method: 'POST',
+          url: '/api/v1/auth/login',
+          headers: { authorization: 'Bearer session-token-secret' },
+          payload: { email: 'someone@example.com', password: 'password-secret-77' },
+        });
+        expect(failed.statusCode).toBe(500);
+        expect(failed.body).not.toContain(secretParam);
+      },
+      (container) => {
+        container.accounts.login = async () => {
+          await container.db.execute(sql`select ${secretParam}::int`);
+          throw new Error('unreachable');
+        };
+      },
+    );
     const log = lines.join('');
     expect(log).toContain('unhandled error');
     expect(log).toContain('[REDACTED]');

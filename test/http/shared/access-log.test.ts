@@ -1,10 +1,6 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config/index.js';
-import { createContainer } from '../../../src/container.js';
-import { buildApp, loggerOptions } from '../../../src/http/app.js';
-import { silentLogger } from '../../../src/lib/logger.js';
-import { ADMIN_TOKEN, BASE_URL, buildTestApp, type TestApp } from '../../helpers/app.js';
+import { buildTestApp, type TestApp } from '../../helpers/app.js';
+import { logLinesOf } from '../../helpers/logs.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -21,32 +17,8 @@ interface LogLine {
   responseTime: number;
 }
 
-/** The app at LOG_LEVEL=info, its log lines parsed. */
-async function logsOf(run: (app: Awaited<ReturnType<typeof buildApp>>) => Promise<void>) {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(...String(chunk).split('\n').filter(Boolean));
-      done();
-    },
-  });
-  const config = loadConfig({
-    PUBLIC_BASE_URL: BASE_URL,
-    ADMIN_TOKEN,
-    LOG_LEVEL: 'info',
-    WORKER_ENABLED: 'false',
-    DATABASE_URL: 'memory://',
-  });
-  const container = createContainer({ config, database: t.database, clock: t.clock, log: silentLogger });
-  const app = await buildApp({ container, logger: { ...(loggerOptions(config) as object), stream } });
-  try {
-    await run(app);
-  } finally {
-    await app.close();
-    await container.close();
-  }
-  return lines.map((line) => JSON.parse(line) as LogLine);
-}
+const logsOf = async (run: Parameters<typeof logLinesOf>[1]) =>
+  (await logLinesOf(t, run)).map((line) => JSON.parse(line) as LogLine);
 
 describe('access log', () => {
   it('writes one line per request, after the response: id, method, redacted URL, status, time', async () => {
