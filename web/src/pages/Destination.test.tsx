@@ -33,9 +33,11 @@ const DESTINATION = {
         durationDays: 7,
         isTopUp: false,
         price: { amount: 4.99, currency: 'USD', formatted: '$4.99' },
+        priceUsd: { amount: 4.99, currency: 'USD', formatted: '$4.99' },
       },
     ],
   },
+  exchangeRate: null,
 };
 
 const json = (body: unknown) =>
