@@ -44,6 +44,31 @@ export interface DatedRate {
   asOf: Date | null;
 }
 
+/**
+ * The rate in force at `at`, from the history: the last one set at or before it; for a time before
+ * the first recorded rate, the first one (the rate was never stored earlier); null when the
+ * currency has no recorded rate. USD is "1" with no date.
+ */
+export async function rateInForce(db: DbOrTx, currency: Currency, at: Date): Promise<DatedRate | null> {
+  if (currency === 'USD') return { ratePerUsd: '1', asOf: null };
+  const byCurrency = eq(exchangeRateHistory.currency, currency);
+  const [before] = await db
+    .select()
+    .from(exchangeRateHistory)
+    .where(and(byCurrency, lte(exchangeRateHistory.effectiveAt, at)))
+    .orderBy(desc(exchangeRateHistory.effectiveAt))
+    .limit(1);
+  const [row] = before
+    ? [before]
+    : await db
+        .select()
+        .from(exchangeRateHistory)
+        .where(byCurrency)
+        .orderBy(asc(exchangeRateHistory.effectiveAt))
+        .limit(1);
+  return row ? { ratePerUsd: row.ratePerUsd, asOf: row.effectiveAt } : null;
+}
+
 export function createExchangeRateService(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
   return {
@@ -92,24 +117,7 @@ export function createExchangeRateService(deps: { db: Db; clock: Clock }) {
      * recorded rate, the first one (the rate was never stored earlier); else the current one.
      */
     async at(currency: Currency, at: Date): Promise<DatedRate> {
-      if (currency === 'USD') return { ratePerUsd: '1', asOf: null };
-      const byCurrency = eq(exchangeRateHistory.currency, currency);
-      const [before] = await db
-        .select()
-        .from(exchangeRateHistory)
-        .where(and(byCurrency, lte(exchangeRateHistory.effectiveAt, at)))
-        .orderBy(desc(exchangeRateHistory.effectiveAt))
-        .limit(1);
-      const [row] = before
-        ? [before]
-        : await db
-            .select()
-            .from(exchangeRateHistory)
-            .where(byCurrency)
-            .orderBy(asc(exchangeRateHistory.effectiveAt))
-            .limit(1);
-      if (row) return { ratePerUsd: row.ratePerUsd, asOf: row.effectiveAt };
-      return (await this.allDated())[currency];
+      return (await rateInForce(db, currency, at)) ?? (await this.allDated())[currency];
     },
 
     /** Every rate, USD included as "1". */

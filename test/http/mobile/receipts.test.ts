@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts } from '../../../src/db/schema/index.js';
 import { planTitle } from '../../../src/domain/catalog/plan-names.js';
 import type { SellablePlan } from '../../../src/domain/catalog/catalog.service.js';
-import { buildTestApp, type TestApp } from '../../helpers/app.js';
+import { ADMIN_TOKEN, buildTestApp, type TestApp } from '../../helpers/app.js';
 import { pickPlan } from '../../helpers/catalog.js';
 import { createUser, type TestUser } from '../../helpers/factories.js';
 
@@ -160,6 +160,28 @@ describe('order receipts', () => {
     const orderId = res.json<{ orderId: string }>().orderId;
     const receipt = await t.app.inject({ url: `/api/v1/user/orders/${orderId}/receipt`, headers: user.auth });
     expect(receipt.statusCode).toBe(404);
+  });
+});
+
+describe('the order receipt mail', () => {
+  it('states the amount in the reader currency at the rate of the purchase and links the receipt', async () => {
+    await t.container.exchangeRates.set(t.container.db, { EUR: '0.5' });
+    const setAt = t.clock.now();
+    const user = await userInEuro();
+    const orderId = await buy(user, 1);
+    await t.container.worker.runDue();
+    const res = await t.app.inject({
+      url: `/api/admin/v1/mail?to=${encodeURIComponent(user.email)}`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    const [mail] = res.json<{ messages: { text: string; html: string }[] }>().messages;
+    const euros = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'EUR' }).format(
+      Math.round(plan.effectivePriceCents / 2) / 100,
+    );
+    const day = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(setAt);
+    expect(mail!.text).toContain(`In your currency: ${euros} at the rate of ${day}`);
+    expect(mail!.text).toContain(`/orders/${orderId}/receipt`);
+    expect(mail!.html).toContain(`/orders/${orderId}/receipt"`);
   });
 });
 
