@@ -17,7 +17,10 @@
  * - what the service loads only when used, through createRequire or import(): the API reference
  *   page (@scalar/fastify-api-reference), stripe, ioredis, nodemailer (esbuild follows neither
  *   call);
- * - pino: its transports start worker threads from files next to the package.
+ * - pino: its transports start worker threads from files next to the package;
+ * - pdfkit (receipts as PDF, loaded on first use with import()): it reads its font metrics and
+ *   colour profiles from files next to the package. The receipt font (dejavu-fonts-ttf) is found
+ *   with require.resolve from the bundle, so it too stays in node_modules.
  *
  * Paths: dist/bundle/ is two levels below the repository, as src/db/ is, so the migrations folder
  * the code finds relative to its own file (src/db/database.ts, `../../drizzle`) is the same from

@@ -12,6 +12,7 @@ export const SERVER_EXTERNALS: readonly string[] = [
   'ioredis',
   'nodemailer',
   'pino',
+  'pdfkit',
 ];
 
 /** Externals that are optional and never installed: a require of them is expected to fail. */

@@ -13,6 +13,7 @@ import { createMailer } from './domain/mail/mailer.js';
 import { createReceipts } from './domain/mail/receipts.js';
 import { createSupportService } from './domain/support/support.service.js';
 import { createLegalService } from './domain/legal/legal.service.js';
+import { createReceiptService } from './domain/receipts/receipts.service.js';
 import { createDevicesService } from './domain/devices/devices.service.js';
 import { createSessionService } from './domain/sessions/sessions.service.js';
 import { createOrderService } from './domain/orders/orders.service.js';
@@ -247,7 +248,7 @@ function buildPayments(infra: Infrastructure, { partnerEvents }: Events, { excha
 }
 type Payments = ReturnType<typeof buildPayments>;
 
-/** Orders, fulfillment and their jobs, operator order actions, test mode, the data export. */
+/** Orders, fulfillment and their jobs, operator order actions, test mode, the data export, receipts. */
 function buildOrders(
   infra: Infrastructure,
   areas: { events: Events; esim: EsimProviders; catalog: Catalog; accounts: Accounts; payments: Payments },
@@ -255,7 +256,7 @@ function buildOrders(
   const { config, db, clock, queue, log, metrics, audit, mailer, receipts, jobHandlers, startupTasks } =
     infra;
   const { partnerEvents, providerNotifications } = areas.events;
-  const { support } = areas.accounts;
+  const { support, legal } = areas.accounts;
   const { payments } = areas.payments;
   const orders = createOrderService({
     db,
@@ -300,7 +301,8 @@ function buildOrders(
   });
   providerNotifications.registerJobs(jobHandlers, (orderId) => orders.fulfillment.attempt(orderId, 'job'));
   startupTasks.push(() => orderJobs.scheduleRefresh());
-  return { orders, orderAdmin, testMode, dataExport };
+  const purchaseReceipts = createReceiptService({ db, orders: orders.repository, legal, ...areas.catalog });
+  return { orders, orderAdmin, testMode, dataExport, purchaseReceipts };
 }
 
 /** Webhooks out: partner endpoints, signed deliveries of the outbox's events, their purge. */

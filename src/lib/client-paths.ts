@@ -17,7 +17,9 @@ export type ClientPage =
   | 'esim'
   | 'install'
   | 'orders'
+  | 'order-receipt'
   | 'wallet'
+  | 'topup-receipt'
   | 'support'
   | 'account'
   | 'api-keys'
@@ -74,7 +76,15 @@ export const CLIENT_PATHS: readonly ClientPath[] = [
     example: '/install/abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG',
   },
   { path: '/orders', page: 'orders', signedIn: true, example: '/orders' },
+  // Receipts of an order and of a wallet top-up (issue 30 T9).
+  { path: '/orders/:id/receipt', page: 'order-receipt', signedIn: true, example: '/orders/ord_x/receipt' },
   { path: '/wallet', page: 'wallet', signedIn: true, example: '/wallet' },
+  {
+    path: '/wallet/receipts/:transactionId',
+    page: 'topup-receipt',
+    signedIn: true,
+    example: '/wallet/receipts/wtx_x',
+  },
   { path: '/support', page: 'support', signedIn: true, example: '/support' },
   { path: '/account', page: 'account', signedIn: true, example: '/account' },
   { path: '/api-keys', page: 'api-keys', signedIn: true, example: '/api-keys' },

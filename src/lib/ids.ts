@@ -5,7 +5,20 @@ import { randomBase62 } from './crypto.js';
  * a support engineer what kind of object an id names.
  */
 export type IdPrefix =
-  'acc' | 'ses' | 'ord' | 'esim' | 'pay' | 'pev' | 'wtx' | 'tkt' | 'msg' | 'dev' | 'mail' | 'aud' | 'att';
+  | 'acc'
+  | 'ses'
+  | 'ord'
+  | 'esim'
+  | 'pay'
+  | 'pev'
+  | 'wtx'
+  | 'tkt'
+  | 'msg'
+  | 'dev'
+  | 'mail'
+  | 'aud'
+  | 'att'
+  | 'fx';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(20)}`;

@@ -10,11 +10,14 @@ const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as
   devDependencies: Record<string, string>;
 };
 
-/** Bare package names a source file imports: static, dynamic and createRequire()(…) forms. */
+/**
+ * Bare package names a source file imports: static, dynamic and createRequire()(…) forms, and
+ * files it resolves in a package (`require.resolve('pkg/file')`: the receipt font).
+ */
 function importedPackages(source: string): Set<string> {
   const found = new Set<string>();
   const specifier =
-    /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*|createRequire\([^)]*\)\(\s*)['"]([^'"]+)['"]/g;
+    /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\brequire(?:\.resolve)?\s*\(\s*|createRequire\([^)]*\)\(\s*)['"]([^'"]+)['"]/g;
   for (const match of source.matchAll(specifier)) {
     const name = match[1]!;
     if (name.startsWith('.') || name.startsWith('/') || name.startsWith('node:')) continue;
@@ -50,6 +53,7 @@ describe('package.json: what npm start needs is a dependency, the rest a dev dep
       "import 'side-effect';",
       "const lazy = await import('@scalar/fastify-api-reference');",
       "const redis = createRequire(import.meta.url)('ioredis');",
+      "const font = require.resolve('some-font/ttf/Sans.ttf');",
       "import { join } from 'node:path';",
       "import { readFileSync } from 'fs';",
       "import { local } from './local.js';",
@@ -62,6 +66,7 @@ describe('package.json: what npm start needs is a dependency, the rest a dev dep
         'fastify',
         'ioredis',
         'side-effect',
+        'some-font',
         'stripe',
       ].sort(),
     );

@@ -97,6 +97,7 @@ const accountPages: [string, string, (page: Page) => Promise<void>][] = [
       ).toBeVisible(),
   ],
   ['order', '/orders?order=ORDER', (p) => expect(p.getByTestId('esim-card')).toBeVisible()],
+  ['order-receipt', '/orders/ORDER/receipt', (p) => expect(p.getByTestId('receipt-total')).toBeVisible()],
   [
     'wallet',
     '/wallet',
@@ -108,6 +109,7 @@ const accountPages: [string, string, (page: Page) => Promise<void>][] = [
           .first(),
       ).toBeVisible(),
   ],
+  ['topup-receipt', '/wallet/receipts/TOPUP', (p) => expect(p.getByTestId('receipt-total')).toBeVisible()],
   ['support', '/support', (p) => expect(p.getByRole('heading', { name: 'New ticket' })).toBeVisible()],
   ['ticket', '/support?ticket=TICKET', (p) => expect(p.locator('.message').first()).toBeVisible()],
   ['account', '/account', (p) => expect(p.getByRole('heading', { name: 'Delete account' })).toBeVisible()],
@@ -185,8 +187,15 @@ test('account pages: no horizontal scroll, accessible, screenshots', async ({ pa
   });
   const esims = await page.request.get('/api/v1/user/esims?channel=web');
   const [esim] = ((await esims.json()) as { esims: { iccid: string; installUrl: string }[] }).esims;
+  const history = await page.request.get('/api/v1/user/wallet/transactions');
+  const { transactions } = (await history.json()) as { transactions: { id: string; hasReceipt: boolean }[] };
+  const topUpId = transactions.find((tx) => tx.hasReceipt)!.id;
   for (const [name, url, ready] of accountPages) {
-    const concrete = url.replace('ORDER', orderId).replace('TICKET', ticketId).replace('ICCID', esim!.iccid);
+    const concrete = url
+      .replace('ORDER', orderId)
+      .replace('TICKET', ticketId)
+      .replace('ICCID', esim!.iccid)
+      .replace('TOPUP', topUpId);
     await check(page, name, concrete, ready);
   }
   await page.context().clearCookies();

@@ -31,6 +31,9 @@ const PAGES: Record<ClientPage, Pick<RouteObject, 'element' | 'lazy'>> = {
   install: lazyPage(() => import('./pages/Install')),
   orders: lazyPage(() => import('./pages/Orders')),
   wallet: lazyPage(() => import('./pages/Wallet')),
+  // Both receipts share one chunk.
+  'order-receipt': lazyPage(async () => ({ default: (await import('./pages/Receipt')).OrderReceipt })),
+  'topup-receipt': lazyPage(async () => ({ default: (await import('./pages/Receipt')).TopUpReceipt })),
   support: lazyPage(() => import('./pages/Support')),
   account: lazyPage(() => import('./pages/Account')),
   'api-keys': lazyPage(() => import('./pages/ApiKeys')),

@@ -55,6 +55,22 @@ export const exchangeRates = pgTable('exchange_rates', {
 });
 
 /**
+ * Every rate as it was set, from when (issue 30 T4/T9): a receipt states the display-currency
+ * amount at the rate in force when the purchase was made, and the rate's date, without writing a
+ * rate into each order on the order path. Appended by every change of `exchange_rates`, never updated.
+ */
+export const exchangeRateHistory = pgTable(
+  'exchange_rate_history',
+  {
+    id: text('id').primaryKey(),
+    currency: text('currency').notNull(),
+    ratePerUsd: text('rate_per_usd').notNull(),
+    effectiveAt: ts('effective_at').notNull(),
+  },
+  (t) => [index('exchange_rate_history_lookup_idx').on(t.currency, t.effectiveAt)],
+);
+
+/**
  * One row (`id = 'catalog'`) whose version is bumped in the same transaction as every plan or
  * exchange-rate change. Instances compare it with the version their response cache was built
  * from, so a change made through any instance invalidates every instance's cache.

@@ -21,7 +21,7 @@ import {
 import { createVersionWatch } from './catalog-version.js';
 import { planTitle, type PlanFacts } from './plan-names.js';
 import { effectivePriceCents, sellable } from './sellable.js';
-import type { ExchangeRateService } from './exchange-rates.js';
+import type { DatedRate, ExchangeRateService } from './exchange-rates.js';
 import { isValidRate } from './exchange-rates.js';
 
 export type PlanRow = typeof plans.$inferSelect;
@@ -53,6 +53,8 @@ export interface CatalogSnapshot {
   /** Sellable plans ordered by destination, base before top-up, then size and duration. */
   plans: SellablePlan[];
   rates: Record<Currency, string>;
+  /** When each rate was set (issue 30 T4: shown beside converted prices); absent for USD. */
+  rateDates?: Partial<Record<Currency, Date>>;
 }
 
 export interface CatalogDeps {
@@ -171,11 +173,18 @@ export function createCatalogService(deps: CatalogDeps) {
           asc(plans.durationDays),
           asc(plans.id),
         );
-      const rates = await deps.exchangeRates.all();
+      const dated = await deps.exchangeRates.allDated();
+      const rates = {} as Record<Currency, string>;
+      const rateDates: Partial<Record<Currency, Date>> = {};
+      for (const [currency, rate] of Object.entries(dated) as Array<[Currency, DatedRate]>) {
+        rates[currency] = rate.ratePerUsd;
+        if (rate.asOf) rateDates[currency] = rate.asOf;
+      }
       const fresh = {
         version: atVersion,
         plans: rows.map((p) => ({ ...p, effectivePriceCents: effectivePriceCents(p) })),
         rates,
+        rateDates,
       };
       snapshot = fresh;
       return fresh;

@@ -200,6 +200,7 @@ export function mobileDestinationDetail(
       description: DESCRIPTIONS[locale](country.name[locale]),
       plans: mobilePlans(snapshot, plans, options),
     },
+    exchangeRate: exchangeRateView(snapshot, options.currency),
   };
 }
 
@@ -242,7 +243,19 @@ function mobilePlans(
     topUpSupported: p.topUpSupported,
     coverage: coverage(p),
     price: money(p.effectivePriceCents, currency, locale, snapshot.rates),
+    // What is charged (issue 30 T4): the checkout says "You pay US$3.49" beside a converted price.
+    priceUsd: money(p.effectivePriceCents, 'USD', locale, snapshot.rates),
   }));
+}
+
+/** The rate converted prices used and since when; null when prices are in USD already. */
+export function exchangeRateView(snapshot: CatalogSnapshot, currency: Currency) {
+  if (currency === 'USD') return null;
+  return {
+    currency,
+    ratePerUsd: snapshot.rates[currency],
+    asOf: snapshot.rateDates?.[currency]?.toISOString() ?? null,
+  };
 }
 
 const REGION_LABEL: Partial<Record<Locale, string>> = { en: 'Region', tr: 'Bölge' };
@@ -277,6 +290,7 @@ function mobileRegionDetail(
       description: describe(name, coveredCount(plans)),
       plans: mobilePlans(snapshot, plans, options),
     },
+    exchangeRate: exchangeRateView(snapshot, options.currency),
   };
 }
 

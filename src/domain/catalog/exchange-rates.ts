@@ -1,7 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { and, asc, desc, eq, lte, notExists, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.js';
-import { exchangeRates } from '../../db/schema/index.js';
+import { exchangeRateHistory, exchangeRates } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
+import { newId } from '../../lib/ids.js';
 import type { Currency } from '../../lib/money.js';
 
 /** Units of each currency per 1 USD, used until an operator sets real ones (PUT /exchange-rates). */
@@ -36,6 +37,38 @@ export function fromUsdCents(usdCents: number, ratePerUsd: string): number {
   return Number((BigInt(usdCents) * scaledRate * 2n + scale) / (2n * scale));
 }
 
+/** A rate with the time it was set: what a price or receipt converted with, and since when. */
+export interface DatedRate {
+  ratePerUsd: string;
+  /** When the rate was set; null for USD (no conversion) or a seed rate never stored. */
+  asOf: Date | null;
+}
+
+/**
+ * The rate in force at `at`, from the history: the last one set at or before it; for a time before
+ * the first recorded rate, the first one (the rate was never stored earlier); null when the
+ * currency has no recorded rate. USD is "1" with no date.
+ */
+export async function rateInForce(db: DbOrTx, currency: Currency, at: Date): Promise<DatedRate | null> {
+  if (currency === 'USD') return { ratePerUsd: '1', asOf: null };
+  const byCurrency = eq(exchangeRateHistory.currency, currency);
+  const [before] = await db
+    .select()
+    .from(exchangeRateHistory)
+    .where(and(byCurrency, lte(exchangeRateHistory.effectiveAt, at)))
+    .orderBy(desc(exchangeRateHistory.effectiveAt))
+    .limit(1);
+  const [row] = before
+    ? [before]
+    : await db
+        .select()
+        .from(exchangeRateHistory)
+        .where(byCurrency)
+        .orderBy(asc(exchangeRateHistory.effectiveAt))
+        .limit(1);
+  return row ? { ratePerUsd: row.ratePerUsd, asOf: row.effectiveAt } : null;
+}
+
 export function createExchangeRateService(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
   return {
@@ -45,6 +78,46 @@ export function createExchangeRateService(deps: { db: Db; clock: Clock }) {
       for (const [currency, ratePerUsd] of Object.entries(SEED_RATES)) {
         await db.insert(exchangeRates).values({ currency, ratePerUsd, updatedAt: now }).onConflictDoNothing();
       }
+      // A rate set before the history existed (migration 0009) enters it as of its own date.
+      await db.insert(exchangeRateHistory).select(
+        db
+          .select({
+            id: sql<string>`'fx_' || ${exchangeRates.currency} || '_' || extract(epoch from ${exchangeRates.updatedAt})::bigint`.as(
+              'id',
+            ),
+            currency: exchangeRates.currency,
+            ratePerUsd: exchangeRates.ratePerUsd,
+            effectiveAt: exchangeRates.updatedAt,
+          })
+          .from(exchangeRates)
+          .where(
+            notExists(
+              db
+                .select({ one: sql`1` })
+                .from(exchangeRateHistory)
+                .where(eq(exchangeRateHistory.currency, exchangeRates.currency)),
+            ),
+          ),
+      );
+    },
+
+    /** Every rate with its date, USD included as "1" (no date). */
+    async allDated(): Promise<Record<Currency, DatedRate>> {
+      const rows = await db.select().from(exchangeRates);
+      const rates = { USD: { ratePerUsd: '1', asOf: null } } as Record<Currency, DatedRate>;
+      for (const [currency, ratePerUsd] of Object.entries(SEED_RATES))
+        rates[currency as Currency] = { ratePerUsd, asOf: null };
+      for (const row of rows)
+        rates[row.currency as Currency] = { ratePerUsd: row.ratePerUsd, asOf: row.updatedAt };
+      return rates;
+    },
+
+    /**
+     * The rate in force at `at`: the last one set at or before it; for a time before the first
+     * recorded rate, the first one (the rate was never stored earlier); else the current one.
+     */
+    async at(currency: Currency, at: Date): Promise<DatedRate> {
+      return (await rateInForce(db, currency, at)) ?? (await this.allDated())[currency];
     },
 
     /** Every rate, USD included as "1". */
@@ -68,6 +141,9 @@ export function createExchangeRateService(deps: { db: Db; clock: Clock }) {
           .insert(exchangeRates)
           .values({ currency, ratePerUsd, updatedAt: now })
           .onConflictDoUpdate({ target: exchangeRates.currency, set: { ratePerUsd, updatedAt: now } });
+        await tx
+          .insert(exchangeRateHistory)
+          .values({ id: newId('fx'), currency, ratePerUsd, effectiveAt: now });
       }
     },
   };

@@ -13,6 +13,11 @@ export function formatMoney(minor: number, currency: string, lang: MailLang): st
   return numberFormat(INTL_LOCALE[lang], { style: 'currency', currency }).format(minor / 100);
 }
 
+/** A day ("November 20, 2026"), in UTC: the date of an exchange rate. */
+export function formatDay(at: Date, lang: MailLang): string {
+  return dateTimeFormat(INTL_LOCALE[lang], { dateStyle: 'long', timeZone: 'UTC' }).format(at);
+}
+
 function formatDate(at: Date, lang: MailLang): string {
   const formatted = dateTimeFormat(INTL_LOCALE[lang], {
     dateStyle: 'long',
@@ -46,6 +51,13 @@ export interface OrderReceiptInput {
   planTitle: string;
   quantity: number;
   amountCents: number;
+  /**
+   * The amount in the reader's display currency at the rate of the purchase, when that is not
+   * USD (issue 30 T4: receipts state both), with the rate's date.
+   */
+  display?: { amount: string; rateDate: string | null };
+  /** The receipt in the app (print, PDF): `/orders/<id>/receipt`. */
+  receiptUrl?: string;
   paymentMethod: 'wallet' | 'card' | 'crypto';
   /** A top-up plan: data was added to an eSIM the customer already has. */
   isTopUp: boolean;
@@ -73,6 +85,9 @@ const ORDER_COPY = {
     plan: 'Plan',
     quantity: 'Quantity',
     amount: 'Amount',
+    inCurrency: 'In your currency',
+    atRate: (amount: string, date: string | null) => (date ? `${amount} at the rate of ${date}` : amount),
+    receipt: 'Receipt (print or PDF)',
     paidWith: 'Paid with',
     esim: 'eSIM',
     iccid: 'ICCID',
@@ -105,6 +120,9 @@ const ORDER_COPY = {
     plan: 'Paket',
     quantity: 'Adet',
     amount: 'Tutar',
+    inCurrency: 'Sizin para biriminizde',
+    atRate: (amount: string, date: string | null) => (date ? `${amount} (${date} tarihli kurla)` : amount),
+    receipt: 'Makbuz (yazdırma veya PDF)',
     paidWith: 'Ödeme',
     esim: 'eSIM',
     iccid: 'ICCID',
@@ -167,6 +185,9 @@ export function orderReceiptMail(lang: MailLang, input: OrderReceiptInput): Mail
     [copy.plan, input.planTitle],
     ...(input.quantity > 1 ? [[copy.quantity, String(input.quantity)] as [string, string]] : []),
     [copy.amount, formatMoney(input.amountCents, 'USD', lang)],
+    ...(input.display
+      ? [[copy.inCurrency, copy.atRate(input.display.amount, input.display.rateDate)] as [string, string]]
+      : []),
     [copy.paidWith, METHOD[lang][input.paymentMethod]],
   ];
 
@@ -216,9 +237,12 @@ export function orderReceiptMail(lang: MailLang, input: OrderReceiptInput): Mail
     );
   });
 
-  text.push('', `${copy.view}: ${input.esimsUrl}`, '', copy.footer);
+  text.push('', `${copy.view}: ${input.esimsUrl}`);
+  if (input.receiptUrl) text.push(`${copy.receipt}: ${input.receiptUrl}`);
+  text.push('', copy.footer);
   html.push(
     `<p style="${P}">${link(input.esimsUrl, copy.view)}</p>`,
+    ...(input.receiptUrl ? [`<p style="${P}">${link(input.receiptUrl, copy.receipt)}</p>`] : []),
     `<p style="${P};font-size:13px;color:#555">${escapeHtml(copy.footer)}</p>`,
   );
   return { to: input.to, subject, text: text.join('\n'), html: layout(html), attachments };

@@ -3,11 +3,19 @@ import type { Db, Tx } from '../../db/client.js';
 import { accounts, esims, orders, payments, plans, walletTransactions } from '../../db/schema/index.js';
 import type { JobHandler } from '../../jobs/worker.js';
 import type { EnqueueOptions, JobQueue } from '../../jobs/queue.js';
+import { fromUsdCents, rateInForce } from '../catalog/exchange-rates.js';
 import { planTitle } from '../catalog/plan-names.js';
+import { isCurrency } from '../../lib/money.js';
 import { installUrl, iosInstallUrl, qrCodeUrl } from '../orders/esim-links.js';
 import type { Mailer } from './mailer.js';
-import { orderReceiptMail, topUpReceiptMail, type ReceiptEsim } from './receipt-templates.js';
-import { mailLang } from './templates.js';
+import {
+  formatDay,
+  formatMoney,
+  orderReceiptMail,
+  topUpReceiptMail,
+  type ReceiptEsim,
+} from './receipt-templates.js';
+import { mailLang, type MailLang } from './templates.js';
 import { qrPng } from '../../lib/qr-png.js';
 
 /** The inline QR image of an eSIM: a PNG of its LPA activation string (as the QR endpoint, smaller). */
@@ -80,12 +88,28 @@ export function createReceipts(deps: ReceiptDeps) {
         email: accounts.email,
         firstName: accounts.firstName,
         locale: accounts.locale,
+        preferredCurrency: accounts.preferredCurrency,
         status: accounts.status,
       })
       .from(accounts)
       .where(eq(accounts.id, accountId));
     // A deleted account's address is anonymised: nobody to write to.
     return account && account.status !== 'DELETED' ? account : undefined;
+  }
+
+  /** The order's amount in the reader's currency at the rate in force when it was placed. */
+  async function displayAmount(
+    order: { amountCents: number; createdAt: Date },
+    currency: string,
+    lang: MailLang,
+  ) {
+    if (!isCurrency(currency) || currency === 'USD') return undefined;
+    const rate = await rateInForce(db, currency, order.createdAt);
+    if (!rate) return undefined;
+    return {
+      amount: formatMoney(fromUsdCents(order.amountCents, rate.ratePerUsd), currency, lang),
+      rateDate: rate.asOf ? formatDay(rate.asOf, lang) : null,
+    };
   }
 
   /**
@@ -122,6 +146,8 @@ export function createReceipts(deps: ReceiptDeps) {
       });
     }
     const message = orderReceiptMail(lang, {
+      display: await displayAmount(order, account.preferredCurrency, lang),
+      receiptUrl: `${deps.publicBaseUrl}/orders/${encodeURIComponent(order.id)}/receipt`,
       to: account.email,
       firstName: account.firstName,
       orderNumber: order.orderNumber,

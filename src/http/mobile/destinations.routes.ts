@@ -7,13 +7,28 @@ import { AppError } from '../../domain/errors.js';
 import { CURRENCIES, isCurrency, type Currency } from '../../lib/money.js';
 import { createCatalogResponseCache } from '../shared/catalog-cache.js';
 import { localeFromHeader } from '../shared/locale.js';
-import { ActivationPolicySchema, mobileErrors, TopUpSupportedSchema } from '../shared/schemas.js';
+import { ActivationPolicySchema, mobileErrors, Nullable, TopUpSupportedSchema } from '../shared/schemas.js';
 
 const MoneySchema = Type.Object({
   amount: Type.Number({ description: 'In `currency`, at most two decimals' }),
   currency: Type.String(),
   formatted: Type.String({ description: 'Formatted for the caller locale with Intl.NumberFormat' }),
 });
+
+/** The rate behind converted prices (issue 30 T4). */
+export const ExchangeRateSchema = Type.Object(
+  {
+    currency: Type.String({ description: 'The display currency' }),
+    ratePerUsd: Type.String({ description: 'Units of `currency` per 1 USD, a decimal string' }),
+    asOf: Nullable(
+      Type.String({
+        format: 'date-time',
+        description: 'When the rate was set (null: a built-in rate never stored)',
+      }),
+    ),
+  },
+  { title: 'ExchangeRate', description: 'null when prices are in USD' },
+);
 
 const ViewQuery = {
   locale: Type.Optional(Type.Union(LOCALES.map((l) => Type.Literal(l)))),
@@ -68,9 +83,11 @@ const DetailResponse = Type.Object({
             'and sorted by that name',
         }),
         price: MoneySchema,
+        priceUsd: MoneySchema,
       }),
     ),
   }),
+  exchangeRate: Nullable(ExchangeRateSchema),
 });
 
 const NotModified = Type.Null({ description: 'Not modified: the If-None-Match ETag is current' });
@@ -139,7 +156,9 @@ export async function destinationsRoutes(app: FastifyInstance): Promise<void> {
         tags: ['Catalog'],
         summary: 'One destination with its plans',
         description:
-          'Full detail of one country (ISO code, any case) or region (code from the list, e.g. EUROPE, GLOBAL): description and every sellable plan.',
+          'Full detail of one country (ISO code, any case) or region (code from the list, e.g. EUROPE, GLOBAL): description and every sellable plan. ' +
+          'Each plan has `price` in the caller currency and `priceUsd`, the amount charged (payments are in USD); ' +
+          '`exchangeRate` is the rate used and when it was set (null for USD).',
         params: Type.Object({ code: Type.String({ minLength: 1, maxLength: 64 }) }),
         querystring: Type.Object(ViewQuery),
         response: { 200: DetailResponse, 304: NotModified, ...mobileErrors(404) },

@@ -14,6 +14,7 @@ import { installRoutes } from './install.routes.js';
 import { createAccountLimits } from './account-limits.js';
 import { contactRoutes } from './contact.routes.js';
 import { legalRoutes } from './legal.routes.js';
+import { receiptsRoutes } from './receipts.routes.js';
 
 /** Every Mobile/Web API route module, one line each. */
 export async function registerMobileRoutes(app: FastifyInstance): Promise<void> {
@@ -26,6 +27,7 @@ export async function registerMobileRoutes(app: FastifyInstance): Promise<void> 
   await app.register(walletRoutes);
   await app.register(checkoutRoutes, { limits });
   await app.register(ordersRoutes);
+  await app.register(receiptsRoutes);
   await app.register(esimsRoutes);
   await app.register(exportRoutes);
   await app.register(installRoutes);

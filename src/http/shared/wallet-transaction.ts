@@ -20,6 +20,10 @@ export const WalletTransactionSchema = Type.Object(
     balanceAfter: Type.Number({ description: 'Wallet balance in USD right after this transaction' }),
     description: Type.String(),
     orderId: Nullable(Type.String()),
+    hasReceipt: Type.Boolean({
+      description:
+        'A top-up paid by card or crypto: its receipt is GET /user/wallet/transactions/{id}/receipt (an order’s is its order’s)',
+    }),
     createdAt: IsoDate,
   },
   { title: 'WalletTransaction' },
@@ -34,6 +38,7 @@ export function presentWalletTransaction(row: WalletTransaction) {
     balanceAfter: centsToUsd(row.balanceAfterCents),
     description: row.description,
     orderId: row.orderId,
+    hasReceipt: row.kind === 'deposit' && row.paymentId !== null && row.orderId === null,
     createdAt: row.createdAt.toISOString(),
   };
 }

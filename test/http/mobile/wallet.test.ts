@@ -62,6 +62,7 @@ describe('GET /user/wallet/transactions', () => {
       balanceAfter: 20,
       description: 'refund test',
       orderId: 'ord_test1',
+      hasReceipt: false,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
 

@@ -211,7 +211,7 @@ export interface paths {
         };
         /**
          * One destination with its plans
-         * @description Full detail of one country (ISO code, any case) or region (code from the list, e.g. EUROPE, GLOBAL): description and every sellable plan.
+         * @description Full detail of one country (ISO code, any case) or region (code from the list, e.g. EUROPE, GLOBAL): description and every sellable plan. Each plan has `price` in the caller currency and `priceUsd`, the amount charged (payments are in USD); `exchangeRate` is the rate used and when it was set (null for USD).
          */
         get: operations["getDestination"];
         put?: never;
@@ -703,6 +703,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/user/orders/{id}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The receipt of one of my orders
+         * @description A paid order (PROCESSING, COMPLETED or REFUNDED): the seller, the plan, the payment method, the USD amount charged and the amount in the display currency at the rate of the purchase. Another account’s order, or an unpaid one, is 404. `pdfUrl` is the PDF.
+         */
+        get: operations["getOrderReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/orders/{id}/receipt.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The receipt of one of my orders as a PDF
+         * @description The same receipt as `getOrderReceipt`, as a PDF file to save. 404 as there.
+         */
+        get: operations["getOrderReceiptPdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/user/profile": {
         parameters: {
             query?: never;
@@ -763,6 +803,46 @@ export interface paths {
          * @description Deposits, withdrawals, purchases and refunds of the caller's wallet, newest first. Without `limit` and `cursor` the newest 50; with them one page of `limit` (1–100, default 50), the next in the `Link` header and `nextCursor`.
          */
         get: operations["listWalletTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/wallet/transactions/{id}/receipt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The receipt of one of my wallet top-ups
+         * @description A wallet transaction that is a top-up paid by card or crypto (`hasReceipt` in the list). Another account’s, or any other row (a purchase: see its order’s receipt), is 404. `pdfUrl` is the PDF.
+         */
+        get: operations["getTopUpReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/user/wallet/transactions/{id}/receipt.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The receipt of one of my wallet top-ups as a PDF
+         * @description The same receipt as `getTopUpReceipt`, as a PDF file to save. 404 as there.
+         */
+        get: operations["getTopUpReceiptPdf"];
         put?: never;
         post?: never;
         delete?: never;
@@ -986,6 +1066,13 @@ export interface components {
                         /** @description Formatted for the caller locale with Intl.NumberFormat */
                         formatted: string;
                     };
+                    priceUsd: {
+                        /** @description In `currency`, at most two decimals */
+                        amount: number;
+                        currency: string;
+                        /** @description Formatted for the caller locale with Intl.NumberFormat */
+                        formatted: string;
+                    };
                     scope: "country" | "region" | "global";
                     /** @description In the caller locale: "Türkiye · 1 GB · 7 gün" */
                     title: string;
@@ -993,6 +1080,7 @@ export interface components {
                     topUpSupported: boolean;
                 }[];
             };
+            exchangeRate: components["schemas"]["ExchangeRate"] | null;
         };
         /** DestinationList */
         DestinationList: {
@@ -1071,6 +1159,14 @@ export interface components {
         };
         /** EsimStatus */
         EsimStatus: "PENDING" | "ACTIVE" | "DEPLETED" | "EXPIRED" | "CANCELLED";
+        /** ExchangeRate */
+        ExchangeRate: {
+            asOf: string | null;
+            /** @description The display currency */
+            currency: string;
+            /** @description Units of `currency` per 1 USD, a decimal string */
+            ratePerUsd: string;
+        };
         /** ForgotPasswordRequest */
         ForgotPasswordRequest: {
             /** @description Trimmed and lower-cased before use */
@@ -1116,9 +1212,19 @@ export interface components {
         GetGuestTicketResponse: {
             ticket: components["schemas"]["GuestTicket"];
         };
+        /** GetOrderReceiptResponse */
+        GetOrderReceiptResponse: {
+            /** @description `total` is what was charged, in USD. `displayTotal` is the same amount in the display currency at the rate in force at the purchase (`exchangeRate`), or what the payer paid when a top-up was paid in that currency; null for USD. */
+            receipt: components["schemas"]["Receipt"];
+        };
         /** GetOrderResponse */
         GetOrderResponse: {
             order: components["schemas"]["Order"];
+        };
+        /** GetTopUpReceiptResponse */
+        GetTopUpReceiptResponse: {
+            /** @description `total` is what was charged, in USD. `displayTotal` is the same amount in the display currency at the rate in force at the purchase (`exchangeRate`), or what the payer paid when a top-up was paid in that currency; null for USD. */
+            receipt: components["schemas"]["Receipt"];
         };
         /** GuestTicket */
         GuestTicket: {
@@ -1320,6 +1426,74 @@ export interface components {
             platform: "IOS" | "ANDROID";
             pushToken: string;
         };
+        /** Receipt */
+        Receipt: {
+            company: {
+                address: string;
+                name: string;
+                supportEmail: string;
+            };
+            customer: {
+                email: string;
+                name: string;
+            };
+            displayTotal: {
+                /** @description In `currency`, at most two decimals */
+                amount: number;
+                currency: string;
+                /** @description In the receipt language */
+                formatted: string;
+            } | null;
+            exchangeRate: {
+                asOf: string | null;
+                currency: string;
+                /** @description Units of `currency` per 1 USD */
+                ratePerUsd: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            issuedAt: string;
+            kind: "order" | "topup";
+            /** @description The language of the texts and formatted amounts */
+            language: string;
+            lines: {
+                amount: {
+                    /** @description In `currency`, at most two decimals */
+                    amount: number;
+                    currency: string;
+                    /** @description In the receipt language */
+                    formatted: string;
+                };
+                /** @description What was bought: the plan as people name it, or the top-up */
+                description: string;
+                quantity: number;
+                unitAmount: {
+                    /** @description In `currency`, at most two decimals */
+                    amount: number;
+                    currency: string;
+                    /** @description In the receipt language */
+                    formatted: string;
+                };
+            }[];
+            /** @description Receipt number: R-<order number> or R-<wallet transaction id> */
+            number: string;
+            orderId: string | null;
+            orderNumber: string | null;
+            paymentMethod: "wallet" | "card" | "crypto";
+            /** @description The same receipt as a PDF (same query) */
+            pdfUrl: string;
+            status: "PAID" | "REFUNDED";
+            total: {
+                /** @description In `currency`, at most two decimals */
+                amount: number;
+                currency: string;
+                /** @description In the receipt language */
+                formatted: string;
+            };
+            transactionId: string | null;
+        };
         /** ReceiveCardWebhookResponse */
         ReceiveCardWebhookResponse: {
             outcome: string;
@@ -1520,6 +1694,8 @@ export interface components {
             /** @enum {string} */
             currency: "USD";
             description: string;
+            /** @description A top-up paid by card or crypto: its receipt is GET /user/wallet/transactions/{id}/receipt (an order’s is its order’s) */
+            hasReceipt: boolean;
             id: string;
             kind: "deposit" | "withdrawal" | "purchase" | "refund";
             orderId: string | null;
@@ -4911,6 +5087,184 @@ export interface operations {
             };
         };
     };
+    getOrderReceipt: {
+        parameters: {
+            query?: {
+                /** @description Display currency; default the account’s preferred currency */
+                currency?: "USD" | "EUR" | "GBP" | "TRY";
+                /** @description Language; default the account’s, else Accept-Language, else en */
+                lang?: "en" | "tr" | "de" | "fr" | "es" | "ru" | "ar" | "it" | "pt" | "nl";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetOrderReceiptResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOrderReceiptPdf: {
+        parameters: {
+            query?: {
+                /** @description Display currency; default the account’s preferred currency */
+                currency?: "USD" | "EUR" | "GBP" | "TRY";
+                /** @description Language; default the account’s, else Accept-Language, else en */
+                lang?: "en" | "tr" | "de" | "fr" | "es" | "ru" | "ar" | "it" | "pt" | "nl";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receipt as a PDF document (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     updateProfile: {
         parameters: {
             query?: never;
@@ -5288,6 +5642,184 @@ export interface operations {
             };
             /** @description Default Response */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTopUpReceipt: {
+        parameters: {
+            query?: {
+                /** @description Display currency; default the account’s preferred currency */
+                currency?: "USD" | "EUR" | "GBP" | "TRY";
+                /** @description Language; default the account’s, else Accept-Language, else en */
+                lang?: "en" | "tr" | "de" | "fr" | "es" | "ru" | "ar" | "it" | "pt" | "nl";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetTopUpReceiptResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTopUpReceiptPdf: {
+        parameters: {
+            query?: {
+                /** @description Display currency; default the account’s preferred currency */
+                currency?: "USD" | "EUR" | "GBP" | "TRY";
+                /** @description Language; default the account’s, else Accept-Language, else en */
+                lang?: "en" | "tr" | "de" | "fr" | "es" | "ru" | "ar" | "it" | "pt" | "nl";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receipt as a PDF document (Content-Disposition: attachment) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

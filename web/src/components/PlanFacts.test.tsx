@@ -23,6 +23,7 @@ const EUROPE: Plan = {
     { code: 'TR', name: 'Türkiye' },
   ],
   price,
+  priceUsd: price,
 };
 const TURKEY: Plan = {
   ...EUROPE,

@@ -17,6 +17,17 @@ export function formatMoney(amount: number, currency: string, locale: string): s
   return numberFormat(locale, { style: 'currency', currency }).format(amount);
 }
 
+/**
+ * US dollars named unmistakably ("US$3.49", "3,49 US$"): beside a price in euros or lira, a bare
+ * "$" could be any dollar (issue 30 T4).
+ */
+export function formatUsd(amount: number, locale: string): string {
+  return numberFormat(locale, { style: 'currency', currency: 'USD' })
+    .formatToParts(amount)
+    .map((part) => (part.type === 'currency' && part.value === '$' ? 'US$' : part.value))
+    .join('');
+}
+
 /** A signed amount (wallet transactions): always shows + or −. */
 export function formatSignedMoney(amount: number, currency: string, locale: string): string {
   return numberFormat(locale, { style: 'currency', currency, signDisplay: 'exceptZero' }).format(amount);

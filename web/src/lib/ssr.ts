@@ -1,4 +1,7 @@
-import type { DestinationDetail, DestinationList } from '../api/types';
+import type { DestinationDetail, DestinationList, ExchangeRate } from '../api/types';
+
+/** `GET /api/v1/destinations/{code}`'s answer, as the server rendered it (USD: no rate). */
+type DetailAnswer = { destination: DestinationDetail; exchangeRate: ExchangeRate | null };
 
 /**
  * The data a server-rendered page (`/`, `/destinations/:code`) was rendered from, in the page's
@@ -8,7 +11,7 @@ import type { DestinationDetail, DestinationList } from '../api/types';
  */
 type Seed =
   | { page: 'storefront'; language: string; filter: string; data: DestinationList }
-  | { page: 'destination'; language: string; code: string; data: { destination: DestinationDetail } };
+  | { page: 'destination'; language: string; code: string; data: DetailAnswer };
 
 let seed: Seed | null | undefined;
 
@@ -31,10 +34,7 @@ export function storefrontSeed(filter: string, language: string): DestinationLis
 }
 
 /** The destination the server rendered, if it is this one in this language. */
-export function destinationSeed(
-  code: string,
-  language: string,
-): { destination: DestinationDetail } | undefined {
+export function destinationSeed(code: string, language: string): DetailAnswer | undefined {
   const s = readSeed();
   return s?.page === 'destination' && s.code === code.toUpperCase() && s.language === language
     ? s.data

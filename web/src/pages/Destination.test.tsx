@@ -37,9 +37,11 @@ const DESTINATION = {
         topUpSupported: true,
         coverage: [{ code: 'TR', name: 'Türkiye' }],
         price: { amount: 4.99, currency: 'USD', formatted: '$4.99' },
+        priceUsd: { amount: 4.99, currency: 'USD', formatted: '$4.99' },
       },
     ],
   },
+  exchangeRate: null,
 };
 
 const json = (body: unknown) =>

@@ -3,6 +3,7 @@ import { useCallback, useId, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, unwrap } from '../api/client';
 import type { Plan } from '../api/types';
+import { ChargeNote } from '../components/ChargeNote';
 import { CompatibilityDialog } from '../components/CompatibilityDialog';
 import { Flag } from '../components/Flag';
 import { FormError } from '../components/FormError';
@@ -264,6 +265,12 @@ export default function Destination() {
             </strong>
           </p>
           {currency !== 'USD' ? <p className="hint">{t('dest.chargedInUsd')}</p> : null}
+          {selected ? (
+            <ChargeNote
+              totalUsd={Math.round(selected.priceUsd.amount * (selected.isTopUp ? 1 : quantity) * 100) / 100}
+              rate={detail.data?.exchangeRate ?? null}
+            />
+          ) : null}
           <FormError error={checkout.error} />
           {insufficient ? (
             <p>

@@ -16,6 +16,13 @@ import { useMoneyMoved } from '../lib/session';
 import { useTitle } from '../lib/title';
 
 const FINAL: readonly Order['status'][] = ['COMPLETED', 'CANCELLED', 'REFUNDED'];
+/** Orders with a receipt: paid ones (issue 30 T9). */
+const PAID: readonly Order['status'][] = ['PROCESSING', 'COMPLETED', 'REFUNDED'];
+
+function ReceiptLink({ orderId }: { orderId: string }) {
+  const { t } = useI18n();
+  return <Link to={`/orders/${encodeURIComponent(orderId)}/receipt`}>{t('receipt.link')}</Link>;
+}
 
 export default function Orders() {
   const [params] = useSearchParams();
@@ -41,6 +48,10 @@ export function OrdersTable({ orders, caption }: { orders: Order[]; caption: str
     },
     { header: t('order.amount'), cell: (o) => formatMoney(o.amount, 'USD', language) },
     { header: t('order.state'), card: 'aside', cell: (o) => <OrderStatus status={o.status} /> },
+    {
+      header: t('receipt.link'),
+      cell: (o) => (PAID.includes(o.status) ? <ReceiptLink orderId={o.id} /> : '—'),
+    },
   ];
   return (
     <RecordTable rows={orders} columns={columns} caption={caption} rowKey={(o) => o.id} testId="order-row" />
@@ -135,6 +146,11 @@ function OrderDetail({ id, outcome }: { id: string; outcome: string | null }) {
               {t('order.title')} {o.orderNumber}
             </h1>
             <OrderStatus status={o.status} />
+            {PAID.includes(o.status) ? (
+              <Link className="button" to={`/orders/${encodeURIComponent(o.id)}/receipt`}>
+                {t('receipt.link')}
+              </Link>
+            ) : null}
           </header>
           <div className="card order-summary" aria-live="polite">
             <p className="order-message" data-testid="order-message">

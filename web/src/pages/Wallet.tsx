@@ -66,6 +66,18 @@ export default function Wallet() {
       numeric: true,
       cell: (tx) => formatMoney(tx.balanceAfter, 'USD', language),
     },
+    {
+      // A top-up has its own receipt; a purchase, a card payment for an order or a refund has its order's.
+      header: t('receipt.link'),
+      cell: (tx) =>
+        tx.hasReceipt ? (
+          <Link to={`/wallet/receipts/${encodeURIComponent(tx.id)}`}>{t('receipt.link')}</Link>
+        ) : tx.orderId ? (
+          <Link to={`/orders/${encodeURIComponent(tx.orderId)}/receipt`}>{t('receipt.link')}</Link>
+        ) : (
+          '—'
+        ),
+    },
   ];
 
   return (
