@@ -7,6 +7,7 @@ import { listenText } from '../../../src/http/shared/web-security.js';
 import { CLIENT_ROUTES } from '../../../src/http/web.js';
 import { buildTestApp, type TestApp } from '../../helpers/app.js';
 import { registerViaApi } from '../../helpers/accounts.js';
+import { importCatalog } from '../../helpers/catalog.js';
 
 /** Issue 28: H10 (CSP and frame protection of the web app and /docs) and H11 (first-run origins). */
 
@@ -22,7 +23,9 @@ beforeAll(async () => {
     '<!doctype html><html><head><script type="module" src="/assets/app.js"></script></head><body></body></html>',
   );
   t = await buildTestApp({ env: { WEB_DIST_DIR: dir, PUBLIC_BASE_URL: '' } });
-});
+  // `/destinations/TR` is rendered from the catalog (404 for a destination it does not sell).
+  await importCatalog(t.container);
+}, 120_000);
 afterAll(async () => {
   await t.close();
   rmSync(dir, { recursive: true, force: true });
