@@ -3,7 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { ApiError } from './api/client';
-import { I18nProvider } from './i18n';
+import { detectLanguage, I18nProvider, loadLanguage } from './i18n';
 import { router } from './routes';
 import './styles.css';
 import './phone.css';
@@ -19,12 +19,17 @@ const queryClient = new QueryClient({
   },
 });
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <I18nProvider>
-        <RouterProvider router={router} />
-      </I18nProvider>
-    </QueryClientProvider>
-  </StrictMode>,
-);
+function render() {
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <I18nProvider>
+          <RouterProvider router={router} />
+        </I18nProvider>
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+}
+
+// The visitor's language first, so the first paint is not English for a moment; English if it fails.
+void loadLanguage(detectLanguage()).then(render, render);
