@@ -65,3 +65,21 @@ export function firstUiLanguage(
   }
   return fallback;
 }
+
+/** A page URL's `?lang=` picks its language; the web app reads it before the saved choice. */
+export const LANGUAGE_PARAM = 'lang';
+
+/**
+ * The `hreflang` alternates of a page: one URL per UI language (`?lang=<code>`) and `x-default`,
+ * the URL without it (the visitor's saved or browser language). `pageUrl` is absolute.
+ */
+export function alternateLinks(pageUrl: string): Array<{ hreflang: string; href: string }> {
+  const plain = new URL(pageUrl);
+  plain.searchParams.delete(LANGUAGE_PARAM);
+  const links = UI_LANGUAGES.map((lang) => {
+    const url = new URL(plain);
+    url.searchParams.set(LANGUAGE_PARAM, lang);
+    return { hreflang: lang, href: url.toString() };
+  });
+  return [...links, { hreflang: 'x-default', href: plain.toString() }];
+}

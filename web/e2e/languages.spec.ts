@@ -41,6 +41,12 @@ test('the switcher lists the five languages, each in itself', async ({ page }) =
     'Français',
     'Español',
   ]);
+  // What an hreflang alternate links to: ?lang= picks the language for the visit.
+  await page.goto('/?lang=es');
+  await expect(
+    page.getByRole('heading', { level: 1, name: 'Conectado dondequiera que aterrice' }),
+  ).toBeVisible();
+  await expect(page.locator('#pref-lang')).toHaveValue('es');
 });
 
 test('German and French fit a phone: storefront, plan page, legal text, sign-up', async ({ page }) => {

@@ -1,5 +1,11 @@
 import rosetta from 'rosetta';
-import { isUiLanguage, LANGUAGE_NAMES, UI_LANGUAGES, type UiLanguage } from '../../../src/lib/languages';
+import {
+  isUiLanguage,
+  LANGUAGE_NAMES,
+  LANGUAGE_PARAM,
+  UI_LANGUAGES,
+  type UiLanguage,
+} from '../../../src/lib/languages';
 import en from './en.json';
 
 /** The UI languages: one list shared with the server (src/lib/languages.ts). */
@@ -42,8 +48,13 @@ export function isLanguage(value: unknown): value is Language {
   return isUiLanguage(value);
 }
 
-/** The visitor's language: a saved choice, else the browser's first supported language, else en. */
+/**
+ * The visitor's language: the page URL's `?lang=` (what a search result's hreflang link names),
+ * else a saved choice, else the browser's first supported language, else en.
+ */
 export function detectLanguage(): Language {
+  const asked = new URLSearchParams(globalThis.location?.search ?? '').get(LANGUAGE_PARAM);
+  if (isLanguage(asked)) return asked;
   try {
     const saved = localStorage.getItem(STORAGE_KEY);
     if (isLanguage(saved)) return saved;
