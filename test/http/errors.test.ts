@@ -107,6 +107,26 @@ describe('error handling', () => {
     });
   });
 
+  it('words errors in German, French or Spanish when Accept-Language prefers one (q wins)', async () => {
+    const payload = JSON.stringify({ email: 'a@b.co' });
+    const cases: Array<[string, string]> = [
+      ['de-DE,de;q=0.9,en;q=0.8', 'Ungültige Anfrage. (password)'],
+      ['fr-CA', 'Requête invalide. (password)'],
+      ['it-IT, es;q=0.8, en;q=0.5', 'Solicitud no válida. (password)'],
+      ['en;q=0.4, de;q=0.9', 'Ungültige Anfrage. (password)'],
+      ['it-IT, ja', 'Geçersiz istek. (password)'],
+    ];
+    for (const [header, error] of cases) {
+      const res = await login(payload, { 'accept-language': header });
+      expect(res.json(), header).toEqual({ error, code: 'VALIDATION_ERROR' });
+    }
+    const failed = await login(JSON.stringify({ email: 'a@b.co', password: 'whatever1' }), {
+      'accept-language': 'es-ES',
+    });
+    expect(failed.statusCode).toBe(500);
+    expect(failed.json().error).toBe('Se ha producido un error inesperado.');
+  });
+
   it('turns an unexpected error into a generic 500 with the request id, never the details', async () => {
     const mobile = await login(JSON.stringify({ email: 'a@b.co', password: 'whatever1' }), {
       'x-request-id': 'req-500-mobile',

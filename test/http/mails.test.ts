@@ -221,8 +221,19 @@ describe('order receipt', () => {
     expect(mail.attachments).toHaveLength(1);
   });
 
-  it('other locales fall back to English; a top-up plan order confirms the ICCID without a QR', async () => {
+  it('a German account gets its receipt in German, plan name included', async () => {
     const user = await createUser(t.container, { locale: 'de', balanceCents: 10_000 });
+    const order = await checkout(user, { planId, paymentMethod: 'wallet' });
+    expect(order.json().status).toBe('COMPLETED');
+    const [mail] = await mailsTo(user.email);
+    expect(mail!.subject).toBe(`Ihre eSIM ist bereit – Bestellung ${order.json().orderNumber}`);
+    expect(mail!.text).toMatch(/Tarif: Türkei · 1\sGB · 7\sTage/);
+    expect(mail!.text).toContain('Bezahlt mit: Wallet-Guthaben');
+    expect(mail!.html).toContain('Installationsseite öffnen');
+  });
+
+  it('other locales fall back to English; a top-up plan order confirms the ICCID without a QR', async () => {
+    const user = await createUser(t.container, { locale: 'it', balanceCents: 10_000 });
     const first = await checkout(user, { planId, paymentMethod: 'wallet' });
     expect(first.json().status).toBe('COMPLETED');
     const [esim] = await esimsOf(user);

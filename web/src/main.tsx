@@ -3,7 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { ApiError } from './api/client';
-import { I18nProvider } from './i18n';
+import { detectLanguage, I18nProvider, loadLanguage } from './i18n';
 import { router } from './routes';
 import './styles.css';
 import './phone.css';
@@ -19,18 +19,20 @@ const queryClient = new QueryClient({
   },
 });
 
-// A server-rendered page stays on screen until the route's code is loaded: rendering earlier
-// would replace it with an empty layout for a moment.
-if (!router.state.initialized) {
-  await new Promise<void>((resolve) => {
-    const stop = router.subscribe((state) => {
-      if (state.initialized) {
-        stop();
-        resolve();
-      }
+// A server-rendered page stays on screen until the route's code and the visitor's language are
+// loaded: rendering earlier would replace it with an empty layout, or English, for a moment.
+const routeReady = router.state.initialized
+  ? Promise.resolve()
+  : new Promise<void>((resolve) => {
+      const stop = router.subscribe((state) => {
+        if (state.initialized) {
+          stop();
+          resolve();
+        }
+      });
     });
-  });
-}
+// English if the language's file fails to load.
+await Promise.all([routeReady, loadLanguage(detectLanguage()).catch(() => undefined)]);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

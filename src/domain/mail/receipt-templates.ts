@@ -1,13 +1,14 @@
 import type { MailAttachment, MailMessage } from './mailer.js';
 import { escapeHtml, type MailLang } from './templates.js';
+import { EXTRA_METHOD, EXTRA_ORDER_COPY, EXTRA_TOPUP_COPY } from './receipt-copy.js';
 import { dateTimeFormat, numberFormat } from '../../lib/intl.js';
+import { INTL_LOCALES as INTL_LOCALE } from '../../lib/languages.js';
 
 /**
- * Receipt mails (order completed, wallet top-up credited) in English and Turkish. Pure: the
- * caller loads the facts and the QR images; everything shown is escaped here.
+ * Receipt mails (order completed, wallet top-up credited) in every UI language (German, French
+ * and Spanish text in receipt-copy.ts). Pure: the caller loads the facts and the QR images;
+ * everything shown is escaped here.
  */
-
-const INTL_LOCALE: Record<MailLang, string> = { en: 'en-US', tr: 'tr-TR' };
 
 export function formatMoney(minor: number, currency: string, lang: MailLang): string {
   return numberFormat(INTL_LOCALE[lang], { style: 'currency', currency }).format(minor / 100);
@@ -68,6 +69,7 @@ export interface OrderReceiptInput {
 const METHOD: Record<MailLang, Record<OrderReceiptInput['paymentMethod'], string>> = {
   en: { wallet: 'Wallet balance', card: 'Card', crypto: 'Crypto' },
   tr: { wallet: 'Cüzdan bakiyesi', card: 'Kart', crypto: 'Kripto' },
+  ...EXTRA_METHOD,
 };
 
 const ORDER_COPY = {
@@ -141,7 +143,8 @@ const ORDER_COPY = {
       'eSIM kurulana kadar bu e-postayı saklayın: çoğu eSIM yalnızca bir kez kurulabilir. ' +
       'Sorunuz mu var? Uygulamadaki Destek sayfasından bize yazın.',
   },
-} as const;
+  ...EXTRA_ORDER_COPY,
+};
 
 const P = 'margin:0 0 12px';
 const TD = 'padding:2px 12px 2px 0;vertical-align:top';
@@ -289,7 +292,8 @@ const TOPUP_COPY = {
     view: 'Cüzdanınızı ve işlemlerinizi görün',
     methods: { card: 'Kart', crypto: 'Kripto' },
   },
-} as const;
+  ...EXTRA_TOPUP_COPY,
+};
 
 export function topUpReceiptMail(lang: MailLang, input: TopUpReceiptInput): MailMessage {
   const copy = TOPUP_COPY[lang];

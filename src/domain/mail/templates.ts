@@ -1,14 +1,12 @@
 import type { MailMessage } from './mailer.js';
+import { firstUiLanguage, type UiLanguage } from '../../lib/languages.js';
 
-export type MailLang = 'tr' | 'en';
+/** Mail is written in every UI language (src/lib/languages.ts). */
+export type MailLang = UiLanguage;
 
-/** tr and en are the languages we write mail in; any other locale falls back to English. */
+/** The first candidate (a form's language, the account's locale) we write mail in, else English. */
 export function mailLang(...candidates: Array<string | null | undefined>): MailLang {
-  for (const c of candidates) {
-    const base = c?.trim().toLowerCase().slice(0, 2);
-    if (base === 'tr' || base === 'en') return base;
-  }
-  return 'en';
+  return firstUiLanguage(candidates, 'en');
 }
 
 export function escapeHtml(value: string): string {
@@ -32,6 +30,27 @@ const RESET_COPY: Record<MailLang, { subject: string; intro: string; tokenLine: 
     intro: 'Open the link below to reset your password. The link is valid for 1 hour.',
     tokenLine: 'Or enter this code in the app:',
     ignore: 'If you did not ask for this, ignore this email; your password stays the same.',
+  },
+  de: {
+    subject: 'Passwort zurücksetzen',
+    intro:
+      'Öffnen Sie den folgenden Link, um Ihr Passwort zurückzusetzen. Der Link ist 1 Stunde lang gültig.',
+    tokenLine: 'Oder geben Sie diesen Code in der App ein:',
+    ignore:
+      'Falls Sie dies nicht angefordert haben, ignorieren Sie diese E-Mail; Ihr Passwort bleibt unverändert.',
+  },
+  fr: {
+    subject: 'Réinitialisation de votre mot de passe',
+    intro: 'Ouvrez le lien ci-dessous pour réinitialiser votre mot de passe. Le lien est valable 1 heure.',
+    tokenLine: 'Ou saisissez ce code dans l’application :',
+    ignore:
+      'Si vous n’êtes pas à l’origine de cette demande, ignorez cet e-mail ; votre mot de passe reste inchangé.',
+  },
+  es: {
+    subject: 'Restablecer la contraseña',
+    intro: 'Abra el siguiente enlace para restablecer su contraseña. El enlace es válido durante 1 hora.',
+    tokenLine: 'O introduzca este código en la aplicación:',
+    ignore: 'Si no ha solicitado este cambio, ignore este correo; su contraseña seguirá siendo la misma.',
   },
 };
 

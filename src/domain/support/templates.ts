@@ -1,11 +1,11 @@
 import type { MailMessage } from '../mail/mailer.js';
+import { firstUiLanguage, type UiLanguage } from '../../lib/languages.js';
 
-type MailLang = 'tr' | 'en';
+type MailLang = UiLanguage;
 
 /** Accounts default to Turkish; any locale we have no text for gets English. */
 export function mailLanguage(locale: string | null | undefined): MailLang {
-  const lang = (locale ?? 'tr').slice(0, 2).toLowerCase();
-  return lang === 'tr' ? 'tr' : 'en';
+  return firstUiLanguage([locale ?? 'tr'], 'en');
 }
 
 function escapeHtml(text: string): string {
@@ -29,6 +29,24 @@ const STAFF_REPLY = {
     intro: 'Our support team has replied to your ticket:',
     outro: 'You can answer from the Support section of the app.',
     ref: 'Ticket reference',
+  },
+  de: {
+    subject: (s: string) => `Antwort auf Ihre Supportanfrage: ${s}`,
+    intro: 'Unser Support-Team hat auf Ihre Anfrage geantwortet:',
+    outro: 'Sie können im Bereich „Support“ der App antworten.',
+    ref: 'Anfragenummer',
+  },
+  fr: {
+    subject: (s: string) => `Réponse à votre demande d’assistance : ${s}`,
+    intro: 'Notre équipe d’assistance a répondu à votre demande :',
+    outro: 'Vous pouvez répondre depuis la rubrique Assistance de l’application.',
+    ref: 'Référence de la demande',
+  },
+  es: {
+    subject: (s: string) => `Respuesta a su solicitud de soporte: ${s}`,
+    intro: 'Nuestro equipo de soporte ha respondido a su solicitud:',
+    outro: 'Puede responder desde la sección Soporte de la aplicación.',
+    ref: 'Referencia de la solicitud',
   },
 } as const;
 
@@ -64,6 +82,32 @@ const GUEST_REPLY = {
     link: 'Open this link to see the whole conversation and to answer:',
     note: 'The link gives access to this conversation, so do not share it. Each new reply comes with a new link, and earlier ones stop working.',
     ref: 'Ticket reference',
+  },
+  de: {
+    subject: (s: string) => `Antwort auf Ihre Nachricht: ${s}`,
+    greeting: (name: string) => `Guten Tag ${name},`,
+    intro:
+      'Unser Support-Team hat auf die Nachricht geantwortet, die Sie über das Kontaktformular gesendet haben:',
+    link: 'Öffnen Sie diesen Link, um den gesamten Verlauf zu sehen und zu antworten:',
+    note: 'Der Link gewährt Zugriff auf diese Unterhaltung; geben Sie ihn bitte nicht weiter. Jede neue Antwort enthält einen neuen Link, frühere Links werden ungültig.',
+    ref: 'Anfragenummer',
+  },
+  fr: {
+    subject: (s: string) => `Réponse à votre message : ${s}`,
+    greeting: (name: string) => `Bonjour ${name},`,
+    intro:
+      'Notre équipe d’assistance a répondu au message que vous avez envoyé via le formulaire de contact :',
+    link: 'Ouvrez ce lien pour consulter l’ensemble de l’échange et y répondre :',
+    note: 'Ce lien donne accès à cet échange : ne le partagez pas. Chaque nouvelle réponse est accompagnée d’un nouveau lien, et les précédents cessent de fonctionner.',
+    ref: 'Référence de la demande',
+  },
+  es: {
+    subject: (s: string) => `Respuesta a su mensaje: ${s}`,
+    greeting: (name: string) => `Hola, ${name}:`,
+    intro: 'Nuestro equipo de soporte ha respondido al mensaje que envió mediante el formulario de contacto:',
+    link: 'Abra este enlace para ver toda la conversación y responder:',
+    note: 'El enlace da acceso a esta conversación, así que no lo comparta. Cada nueva respuesta incluye un enlace nuevo y los anteriores dejan de funcionar.',
+    ref: 'Referencia de la solicitud',
   },
 } as const;
 

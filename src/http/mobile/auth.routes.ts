@@ -176,7 +176,7 @@ export async function authRoutes(app: FastifyInstance): Promise<void> {
         tags: ['Auth'],
         summary: 'Send a password reset message',
         description:
-          'Always { success: true }, whether or not the address exists. The message (tr or en: `locale`, else the account locale) links to PUBLIC_BASE_URL/reset-password?token=… and is valid 1 hour.',
+          'Always { success: true }, whether or not the address exists. The message (en, tr, de, fr or es: `locale`, else the account locale, else English) links to PUBLIC_BASE_URL/reset-password?token=… and is valid 1 hour.',
         body: Type.Object({ email: Email, locale: Type.Optional(Locale) }),
         response: { 200: SuccessSchema, ...mobileErrors(429) },
       },

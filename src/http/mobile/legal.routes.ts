@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../domain/errors.js';
 import { isLegalPage, LEGAL_PAGES } from '../../domain/legal/legal.service.js';
+import { negotiateLanguage } from '../../lib/languages.js';
 import { mobileErrors } from '../shared/schemas.js';
 
 /** Public texts change only with a deploy or an edit in LEGAL_DIR: a few minutes of caching is harmless. */
@@ -37,8 +38,13 @@ const LegalDocumentSchema = Type.Object(
   { title: 'LegalDocument' },
 );
 
-/** The first language of Accept-Language, or English. */
+/**
+ * The UI language Accept-Language prefers; else its first language (an operator may have put a
+ * text in another language in LEGAL_DIR), else English.
+ */
 function headerLanguage(header: string | undefined): string {
+  const supported = negotiateLanguage(header, undefined);
+  if (supported) return supported;
   const first = header?.split(',')[0]?.trim().slice(0, 2).toLowerCase();
   return first && /^[a-z]{2}$/.test(first) ? first : 'en';
 }
@@ -79,7 +85,7 @@ export async function legalRoutes(app: FastifyInstance): Promise<void> {
         tags: ['Legal'],
         summary: 'A legal page',
         description:
-          'Terms of service, privacy policy, refund policy or contact page, as HTML rendered from the Markdown template (the operator’s file in LEGAL_DIR, else the shipped one), with the company’s name, address and support address filled in. `lang` (else the first language of Accept-Language) picks the text; a language without one gets English. An unknown page answers 404 NOT_FOUND.',
+          'Terms of service, privacy policy, refund policy or contact page, as HTML rendered from the Markdown template (the operator’s file in LEGAL_DIR, else the shipped one), with the company’s name, address and support address filled in. `lang` (else the language Accept-Language prefers among en, tr, de, fr and es, else its first one) picks the text; a language without one gets English. An unknown page answers 404 NOT_FOUND.',
         params: Type.Object({ page: Type.String({ maxLength: 50 }) }),
         querystring: Type.Object({
           lang: Type.Optional(

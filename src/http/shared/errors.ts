@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { isDatabaseUnavailable } from '../../db/errors.js';
 import { AppError, type ErrorCode } from '../../domain/errors.js';
 import { statusFor, type Surface } from './error-map.js';
-import { messageFor, preferredLang } from './messages.js';
+import { EXPECTED_ORIGIN, messageFor, preferredLang } from './messages.js';
 import { bodyTooLargeMessage } from './transport.js';
 
 interface ValidationIssue {
@@ -74,7 +74,7 @@ export function mobileBody(error: AppError, request: FastifyRequest): Record<str
   let message = messageFor(error.code, lang);
   const origins = error.details?.expectedOrigins;
   if (error.code === 'CSRF_REJECTED' && Array.isArray(origins))
-    message = `${message} (${lang === 'tr' ? 'beklenen Origin' : 'expected Origin'}: ${origins.join(', ')})`;
+    message = `${message} (${EXPECTED_ORIGIN[lang]}: ${origins.join(', ')})`;
   if (error.code === 'VALIDATION_ERROR' && error.details?.issues) {
     const first = (error.details.issues as ValidationIssue[])[0];
     if (first?.field) message = `${message} (${first.field})`;

@@ -1,78 +1,263 @@
 import type { ErrorCode } from '../../domain/errors.js';
+import { negotiateLanguage, type UiLanguage } from '../../lib/languages.js';
 
-export type Lang = 'tr' | 'en';
+export type Lang = UiLanguage;
 
-/** User-facing Mobile API error messages (Turkish by default, English on request). */
+/**
+ * User-facing Mobile API error messages in every UI language (src/lib/languages.ts); Turkish
+ * when Accept-Language names none of them.
+ */
 const MESSAGES: Record<ErrorCode, Record<Lang, string>> = {
-  VALIDATION_ERROR: { tr: 'Geçersiz istek.', en: 'Invalid request.' },
-  INVALID_TOKEN: { tr: 'Bağlantı geçersiz veya süresi dolmuş.', en: 'The link is invalid or has expired.' },
-  INVALID_SIGNATURE: { tr: 'İmza doğrulanamadı.', en: 'Signature verification failed.' },
-  UNAUTHORIZED: { tr: 'Oturum açmanız gerekiyor.', en: 'You need to sign in.' },
-  INVALID_CREDENTIALS: { tr: 'E-posta veya şifre hatalı.', en: 'Incorrect email or password.' },
-  CURRENT_PASSWORD_INCORRECT: { tr: 'Mevcut şifre hatalı.', en: 'The current password is incorrect.' },
-  INSUFFICIENT_BALANCE: { tr: 'Cüzdan bakiyeniz yetersiz.', en: 'Your wallet balance is too low.' },
-  ACCOUNT_SUSPENDED: { tr: 'Hesabınız askıya alınmış.', en: 'Your account is suspended.' },
-  CSRF_REJECTED: { tr: 'İstek kaynağı doğrulanamadı.', en: 'The request origin could not be verified.' },
-  FORBIDDEN: { tr: 'Bu işlem için yetkiniz yok.', en: 'You are not allowed to do this.' },
-  NOT_FOUND: { tr: 'Bulunamadı.', en: 'Not found.' },
-  ACCOUNT_NOT_FOUND: { tr: 'Hesap bulunamadı.', en: 'Account not found.' },
-  ORDER_NOT_FOUND: { tr: 'Sipariş bulunamadı.', en: 'Order not found.' },
-  COUNTRY_NOT_FOUND: { tr: 'Ülke bulunamadı.', en: 'Destination not found.' },
-  PLAN_NOT_FOUND: { tr: 'Paket bulunamadı.', en: 'Plan not found.' },
-  ESIM_NOT_FOUND: { tr: 'eSIM bulunamadı.', en: 'eSIM not found.' },
-  TICKET_NOT_FOUND: { tr: 'Destek talebi bulunamadı.', en: 'Support ticket not found.' },
-  PAYMENT_NOT_FOUND: { tr: 'Ödeme bulunamadı.', en: 'Payment not found.' },
-  EMAIL_TAKEN: { tr: 'Bu e-posta adresi zaten kayıtlı.', en: 'This email address is already registered.' },
+  VALIDATION_ERROR: {
+    en: 'Invalid request.',
+    tr: 'Geçersiz istek.',
+    de: 'Ungültige Anfrage.',
+    fr: 'Requête invalide.',
+    es: 'Solicitud no válida.',
+  },
+  INVALID_TOKEN: {
+    en: 'The link is invalid or has expired.',
+    tr: 'Bağlantı geçersiz veya süresi dolmuş.',
+    de: 'Der Link ist ungültig oder abgelaufen.',
+    fr: 'Le lien est invalide ou a expiré.',
+    es: 'El enlace no es válido o ha caducado.',
+  },
+  INVALID_SIGNATURE: {
+    en: 'Signature verification failed.',
+    tr: 'İmza doğrulanamadı.',
+    de: 'Die Signatur konnte nicht überprüft werden.',
+    fr: 'La signature n’a pas pu être vérifiée.',
+    es: 'No se ha podido verificar la firma.',
+  },
+  UNAUTHORIZED: {
+    en: 'You need to sign in.',
+    tr: 'Oturum açmanız gerekiyor.',
+    de: 'Bitte melden Sie sich an.',
+    fr: 'Veuillez vous connecter.',
+    es: 'Debe iniciar sesión.',
+  },
+  INVALID_CREDENTIALS: {
+    en: 'Incorrect email or password.',
+    tr: 'E-posta veya şifre hatalı.',
+    de: 'E-Mail-Adresse oder Passwort ist falsch.',
+    fr: 'Adresse e-mail ou mot de passe incorrect.',
+    es: 'Correo electrónico o contraseña incorrectos.',
+  },
+  CURRENT_PASSWORD_INCORRECT: {
+    en: 'The current password is incorrect.',
+    tr: 'Mevcut şifre hatalı.',
+    de: 'Das aktuelle Passwort ist falsch.',
+    fr: 'Le mot de passe actuel est incorrect.',
+    es: 'La contraseña actual es incorrecta.',
+  },
+  INSUFFICIENT_BALANCE: {
+    en: 'Your wallet balance is too low.',
+    tr: 'Cüzdan bakiyeniz yetersiz.',
+    de: 'Ihr Guthaben im Wallet reicht nicht aus.',
+    fr: 'Le solde de votre portefeuille est insuffisant.',
+    es: 'El saldo de su monedero es insuficiente.',
+  },
+  ACCOUNT_SUSPENDED: {
+    en: 'Your account is suspended.',
+    tr: 'Hesabınız askıya alınmış.',
+    de: 'Ihr Konto ist gesperrt.',
+    fr: 'Votre compte est suspendu.',
+    es: 'Su cuenta está suspendida.',
+  },
+  CSRF_REJECTED: {
+    en: 'The request origin could not be verified.',
+    tr: 'İstek kaynağı doğrulanamadı.',
+    de: 'Die Herkunft der Anfrage konnte nicht überprüft werden.',
+    fr: 'L’origine de la requête n’a pas pu être vérifiée.',
+    es: 'No se ha podido verificar el origen de la solicitud.',
+  },
+  FORBIDDEN: {
+    en: 'You are not allowed to do this.',
+    tr: 'Bu işlem için yetkiniz yok.',
+    de: 'Dazu sind Sie nicht berechtigt.',
+    fr: 'Vous n’êtes pas autorisé à effectuer cette action.',
+    es: 'No tiene permiso para realizar esta acción.',
+  },
+  NOT_FOUND: {
+    en: 'Not found.',
+    tr: 'Bulunamadı.',
+    de: 'Nicht gefunden.',
+    fr: 'Introuvable.',
+    es: 'No encontrado.',
+  },
+  ACCOUNT_NOT_FOUND: {
+    en: 'Account not found.',
+    tr: 'Hesap bulunamadı.',
+    de: 'Konto nicht gefunden.',
+    fr: 'Compte introuvable.',
+    es: 'Cuenta no encontrada.',
+  },
+  ORDER_NOT_FOUND: {
+    en: 'Order not found.',
+    tr: 'Sipariş bulunamadı.',
+    de: 'Bestellung nicht gefunden.',
+    fr: 'Commande introuvable.',
+    es: 'Pedido no encontrado.',
+  },
+  COUNTRY_NOT_FOUND: {
+    en: 'Destination not found.',
+    tr: 'Ülke bulunamadı.',
+    de: 'Reiseziel nicht gefunden.',
+    fr: 'Destination introuvable.',
+    es: 'Destino no encontrado.',
+  },
+  PLAN_NOT_FOUND: {
+    en: 'Plan not found.',
+    tr: 'Paket bulunamadı.',
+    de: 'Tarif nicht gefunden.',
+    fr: 'Forfait introuvable.',
+    es: 'Plan no encontrado.',
+  },
+  ESIM_NOT_FOUND: {
+    en: 'eSIM not found.',
+    tr: 'eSIM bulunamadı.',
+    de: 'eSIM nicht gefunden.',
+    fr: 'eSIM introuvable.',
+    es: 'eSIM no encontrada.',
+  },
+  TICKET_NOT_FOUND: {
+    en: 'Support ticket not found.',
+    tr: 'Destek talebi bulunamadı.',
+    de: 'Supportanfrage nicht gefunden.',
+    fr: 'Demande d’assistance introuvable.',
+    es: 'Solicitud de soporte no encontrada.',
+  },
+  PAYMENT_NOT_FOUND: {
+    en: 'Payment not found.',
+    tr: 'Ödeme bulunamadı.',
+    de: 'Zahlung nicht gefunden.',
+    fr: 'Paiement introuvable.',
+    es: 'Pago no encontrado.',
+  },
+  EMAIL_TAKEN: {
+    en: 'This email address is already registered.',
+    tr: 'Bu e-posta adresi zaten kayıtlı.',
+    de: 'Diese E-Mail-Adresse ist bereits registriert.',
+    fr: 'Cette adresse e-mail est déjà enregistrée.',
+    es: 'Esta dirección de correo electrónico ya está registrada.',
+  },
   WALLET_NOT_EMPTY: {
-    tr: 'Cüzdanınızda bakiye varken hesabınız silinemez.',
     en: 'The account cannot be deleted while the wallet has a balance.',
+    tr: 'Cüzdanınızda bakiye varken hesabınız silinemez.',
+    de: 'Das Konto kann nicht gelöscht werden, solange das Wallet ein Guthaben hat.',
+    fr: 'Le compte ne peut pas être supprimé tant que le portefeuille présente un solde.',
+    es: 'No se puede eliminar la cuenta mientras el monedero tenga saldo.',
   },
   IDEMPOTENCY_KEY_REUSED: {
-    tr: 'Bu Idempotency-Key farklı bir istekle kullanılmış.',
     en: 'This Idempotency-Key was used with a different request.',
+    tr: 'Bu Idempotency-Key farklı bir istekle kullanılmış.',
+    de: 'Dieser Idempotency-Key wurde bereits mit einer anderen Anfrage verwendet.',
+    fr: 'Cette clé Idempotency-Key a déjà été utilisée avec une autre requête.',
+    es: 'Esta clave Idempotency-Key ya se ha usado con otra solicitud.',
   },
   IDEMPOTENCY_KEY_IN_USE: {
-    tr: 'Bu Idempotency-Key ile bir istek hâlâ işleniyor.',
     en: 'A request with this Idempotency-Key is still in progress.',
+    tr: 'Bu Idempotency-Key ile bir istek hâlâ işleniyor.',
+    de: 'Eine Anfrage mit diesem Idempotency-Key wird noch verarbeitet.',
+    fr: 'Une requête avec cette clé Idempotency-Key est encore en cours de traitement.',
+    es: 'Todavía se está procesando una solicitud con esta clave Idempotency-Key.',
   },
-  CONFLICT: { tr: 'İstek mevcut durumla çakışıyor.', en: 'The request conflicts with the current state.' },
+  CONFLICT: {
+    en: 'The request conflicts with the current state.',
+    tr: 'İstek mevcut durumla çakışıyor.',
+    de: 'Die Anfrage steht im Widerspruch zum aktuellen Stand.',
+    fr: 'La requête est en conflit avec l’état actuel.',
+    es: 'La solicitud entra en conflicto con el estado actual.',
+  },
   INVALID_STATE: {
-    tr: 'Bu işlem şu anda yapılamaz.',
     en: 'This action is not possible in the current state.',
+    tr: 'Bu işlem şu anda yapılamaz.',
+    de: 'Diese Aktion ist im aktuellen Zustand nicht möglich.',
+    fr: 'Cette action n’est pas possible dans l’état actuel.',
+    es: 'Esta acción no es posible en el estado actual.',
   },
-  PAYLOAD_TOO_LARGE: { tr: 'İstek gövdesi çok büyük.', en: 'The request body is too large.' },
-  UNSUPPORTED_MEDIA_TYPE: { tr: 'Desteklenmeyen içerik türü.', en: 'Unsupported content type.' },
-  URI_TOO_LONG: { tr: 'İstek adresi çok uzun.', en: 'The request URL is too long.' },
-  HEADERS_TOO_LARGE: { tr: 'İstek başlıkları çok büyük.', en: 'The request headers are too large.' },
+  PAYLOAD_TOO_LARGE: {
+    en: 'The request body is too large.',
+    tr: 'İstek gövdesi çok büyük.',
+    de: 'Der Inhalt der Anfrage ist zu groß.',
+    fr: 'Le corps de la requête est trop volumineux.',
+    es: 'El cuerpo de la solicitud es demasiado grande.',
+  },
+  UNSUPPORTED_MEDIA_TYPE: {
+    en: 'Unsupported content type.',
+    tr: 'Desteklenmeyen içerik türü.',
+    de: 'Nicht unterstützter Inhaltstyp.',
+    fr: 'Type de contenu non pris en charge.',
+    es: 'Tipo de contenido no admitido.',
+  },
+  URI_TOO_LONG: {
+    en: 'The request URL is too long.',
+    tr: 'İstek adresi çok uzun.',
+    de: 'Die Adresse der Anfrage ist zu lang.',
+    fr: 'L’adresse de la requête est trop longue.',
+    es: 'La URL de la solicitud es demasiado larga.',
+  },
+  HEADERS_TOO_LARGE: {
+    en: 'The request headers are too large.',
+    tr: 'İstek başlıkları çok büyük.',
+    de: 'Die Header der Anfrage sind zu groß.',
+    fr: 'Les en-têtes de la requête sont trop volumineux.',
+    es: 'Los encabezados de la solicitud son demasiado grandes.',
+  },
   RATE_LIMITED: {
-    tr: 'Çok fazla istek gönderildi, lütfen biraz sonra tekrar deneyin.',
     en: 'Too many requests, please try again later.',
+    tr: 'Çok fazla istek gönderildi, lütfen biraz sonra tekrar deneyin.',
+    de: 'Zu viele Anfragen. Bitte versuchen Sie es später erneut.',
+    fr: 'Trop de requêtes. Veuillez réessayer plus tard.',
+    es: 'Demasiadas solicitudes. Vuelva a intentarlo más tarde.',
   },
-  INTERNAL_ERROR: { tr: 'Beklenmeyen bir hata oluştu.', en: 'An unexpected error occurred.' },
-  PROVIDER_ERROR: { tr: 'Sağlayıcı şu anda yanıt vermiyor.', en: 'The provider is not responding.' },
+  INTERNAL_ERROR: {
+    en: 'An unexpected error occurred.',
+    tr: 'Beklenmeyen bir hata oluştu.',
+    de: 'Ein unerwarteter Fehler ist aufgetreten.',
+    fr: 'Une erreur inattendue s’est produite.',
+    es: 'Se ha producido un error inesperado.',
+  },
+  PROVIDER_ERROR: {
+    en: 'The provider is not responding.',
+    tr: 'Sağlayıcı şu anda yanıt vermiyor.',
+    de: 'Der Anbieter antwortet derzeit nicht.',
+    fr: 'Le fournisseur ne répond pas pour le moment.',
+    es: 'El proveedor no responde en este momento.',
+  },
   FULFILLMENT_FAILED: {
-    tr: 'Ödemeniz alındı ancak eSIM oluşturulamadı; tekrar denenecek. Tekrar ödeme yapmayın.',
     en: 'Your payment was taken but the eSIM could not be issued yet; it will be retried. Do not pay again.',
+    tr: 'Ödemeniz alındı ancak eSIM oluşturulamadı; tekrar denenecek. Tekrar ödeme yapmayın.',
+    de: 'Ihre Zahlung ist eingegangen, die eSIM konnte aber noch nicht ausgestellt werden; wir versuchen es automatisch erneut. Bitte zahlen Sie nicht noch einmal.',
+    fr: 'Votre paiement a bien été reçu, mais l’eSIM n’a pas encore pu être émise ; nous réessayons automatiquement. Ne payez pas une seconde fois.',
+    es: 'Hemos recibido su pago, pero la eSIM aún no se ha podido emitir; lo reintentaremos automáticamente. No vuelva a pagar.',
   },
-  SERVICE_UNAVAILABLE: { tr: 'Hizmet geçici olarak kullanılamıyor.', en: 'Service temporarily unavailable.' },
+  SERVICE_UNAVAILABLE: {
+    en: 'Service temporarily unavailable.',
+    tr: 'Hizmet geçici olarak kullanılamıyor.',
+    de: 'Der Dienst ist vorübergehend nicht verfügbar.',
+    fr: 'Le service est temporairement indisponible.',
+    es: 'El servicio no está disponible temporalmente.',
+  },
 };
 
 export function messageFor(code: ErrorCode, lang: Lang): string {
   return MESSAGES[code][lang];
 }
 
-/** `tr` unless Accept-Language prefers English (highest q wins; ties go to the first listed). */
+/**
+ * The UI language Accept-Language prefers (highest q wins; ties go to the first listed), `tr`
+ * when it names none we speak.
+ */
 export function preferredLang(acceptLanguage: string | undefined): Lang {
-  if (!acceptLanguage) return 'tr';
-  let best: { lang: Lang; q: number } | undefined;
-  for (const part of acceptLanguage.split(',')) {
-    const [tag, ...params] = part.trim().toLowerCase().split(';');
-    const base = tag?.split('-')[0];
-    if (base !== 'tr' && base !== 'en') continue;
-    const qParam = params.find((p) => p.trim().startsWith('q='));
-    const q = qParam ? Number(qParam.trim().slice(2)) : 1;
-    if (!Number.isFinite(q) || q <= 0) continue;
-    if (!best || q > best.q) best = { lang: base, q };
-  }
-  return best?.lang ?? 'tr';
+  return negotiateLanguage(acceptLanguage, 'tr');
 }
+
+/** "expected Origin" in the CSRF message, which names the origins the server accepts. */
+export const EXPECTED_ORIGIN: Record<Lang, string> = {
+  en: 'expected Origin',
+  tr: 'beklenen Origin',
+  de: 'erwartete Origin',
+  fr: 'Origin attendue',
+  es: 'Origin esperado',
+};

@@ -62,7 +62,8 @@ const SURFACE_INFO: Record<Surface, { title: string; description: string }> = {
     description:
       'The API of the web app and the native apps, under /api/v1. Authenticate with the session token of ' +
       'register/login (`Authorization: Bearer`) or the session cookie. Errors are `{ error, code }` with a ' +
-      'message in Turkish, or English with `Accept-Language: en`.',
+      'message in the language `Accept-Language` prefers among English, Turkish, German, French and Spanish ' +
+      '(Turkish when it names none of them).',
   },
   partner: {
     title: 'eSIM Resale Service — Partner API',

@@ -4,7 +4,8 @@ import { Type, type TSchema } from '@sinclair/typebox';
 export const MobileErrorSchema = Type.Object(
   {
     error: Type.String({
-      description: 'Human-readable message, Turkish by default, English with Accept-Language: en',
+      description:
+        'Human-readable message in the language Accept-Language prefers among en, tr, de, fr and es; Turkish when it names none',
     }),
     code: Type.String({ description: 'Stable machine-readable code, e.g. VALIDATION_ERROR' }),
     requestId: Type.Optional(Type.String()),

@@ -1,6 +1,9 @@
-import { DEFAULT_UI_LANGUAGE, UI_LANGUAGES, type UiLanguage } from '../../lib/ui-languages.js';
+import { DEFAULT_UI_LANGUAGE, LANGUAGE_PARAM, UI_LANGUAGES, type UiLanguage } from '../../lib/languages.js';
 import en from '../../../web/src/i18n/en.json' with { type: 'json' };
 import tr from '../../../web/src/i18n/tr.json' with { type: 'json' };
+import de from '../../../web/src/i18n/de.json' with { type: 'json' };
+import fr from '../../../web/src/i18n/fr.json' with { type: 'json' };
+import es from '../../../web/src/i18n/es.json' with { type: 'json' };
 
 /**
  * Plain helpers of the server-rendered pages: escaping, the web app's own messages, language
@@ -14,7 +17,7 @@ export type MessageKey = keyof typeof en;
  * The web app's message files, so a server-rendered page reads exactly what the app then shows.
  * A language added to UI_LANGUAGES fails the typecheck here until its file is imported.
  */
-const MESSAGES: Record<UiLanguage, Partial<Record<MessageKey, string>>> = { en, tr };
+const MESSAGES: Record<UiLanguage, Partial<Record<MessageKey, string>>> = { en, tr, de, fr, es };
 
 /** The app's `t`: `{{name}}` placeholders, English when a language lacks the key. */
 export function message(
@@ -57,7 +60,7 @@ export function jsonForScript(value: unknown): string {
  */
 export function languageUrl(base: string, path: string, language: UiLanguage, query = ''): string {
   const params = new URLSearchParams(query);
-  if (language !== DEFAULT_UI_LANGUAGE) params.set('lang', language);
+  if (language !== DEFAULT_UI_LANGUAGE) params.set(LANGUAGE_PARAM, language);
   const search = params.toString();
   return `${base}${path}${search ? `?${search}` : ''}`;
 }

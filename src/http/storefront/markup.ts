@@ -1,5 +1,5 @@
 import { numberFormat } from '../../lib/intl.js';
-import type { UiLanguage } from '../../lib/ui-languages.js';
+import type { UiLanguage } from '../../lib/languages.js';
 import { esc, languageUrl, message as m } from './html.js';
 
 /**

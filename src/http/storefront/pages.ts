@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CatalogService, CatalogSnapshot } from '../../domain/catalog/catalog.service.js';
 import { mobileDestinationDetail, mobileDestinationList } from '../../domain/catalog/destinations.js';
-import { DEFAULT_UI_LANGUAGE, isUiLanguage, UI_LANGUAGES, type UiLanguage } from '../../lib/ui-languages.js';
+import { DEFAULT_UI_LANGUAGE, isUiLanguage, UI_LANGUAGES, type UiLanguage } from '../../lib/languages.js';
 import { esc, fillTemplate, headTags, languageUrl, message } from './html.js';
 import {
   destinationMain,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHIPPED_LEGAL_DIR } from '../../../src/config/legal.js';
 import { LEGAL_PAGES } from '../../../src/domain/legal/legal.service.js';
+import { UI_LANGUAGES } from '../../../src/lib/languages.js';
 import { buildTestApp, type TestApp } from '../../helpers/app.js';
 
 /** Issue 30 T3: the legal pages, from the shipped templates or LEGAL_DIR, with the company filled in. */
@@ -24,12 +25,12 @@ describe('legal pages', () => {
 
   it('ships every page in every language of the web app', () => {
     const files = readdirSync(SHIPPED_LEGAL_DIR).sort();
-    expect(files).toEqual(LEGAL_PAGES.flatMap((page) => [`${page}.en.md`, `${page}.tr.md`]).sort());
+    expect(files).toEqual(LEGAL_PAGES.flatMap((page) => UI_LANGUAGES.map((l) => `${page}.${l}.md`)).sort());
   });
 
   it('renders each page without a session, with the company filled in', async () => {
     for (const page of LEGAL_PAGES) {
-      for (const lang of ['en', 'tr']) {
+      for (const lang of UI_LANGUAGES) {
         const res = await get(`/api/v1/legal/${page}?lang=${lang}`);
         expect(res.statusCode, `${page} ${lang}`).toBe(200);
         const body = res.json();
@@ -49,16 +50,41 @@ describe('legal pages', () => {
     expect((await get('/api/v1/legal/terms?lang=tr')).json().title).toBe('Kullanım koşulları');
   });
 
+  it('answers in German, French and Spanish, links and company included', async () => {
+    const titles = {
+      de: 'Erstattungsrichtlinie',
+      fr: 'Politique de remboursement',
+      es: 'Política de reembolso',
+    };
+    for (const [lang, title] of Object.entries(titles)) {
+      const body = (await get(`/api/v1/legal/refund-policy?lang=${lang}`)).json();
+      expect(body).toMatchObject({ page: 'refund-policy', language: lang, title });
+      expect(body.html).toContain('<table>');
+      expect(body.html).toContain('<a href="/terms">');
+      expect(body.html).toContain('Roam Travel Data Ltd · 12 Harbour Street');
+    }
+    const terms = (await get('/api/v1/legal/terms', { 'accept-language': 'fr-CH, de;q=0.8' })).json();
+    expect(terms).toMatchObject({ language: 'fr', title: 'Conditions d’utilisation' });
+  });
+
   it('picks the language from lang, else Accept-Language, and falls back to English', async () => {
     expect(
       (await get('/api/v1/legal/privacy', { 'accept-language': 'tr-TR,tr;q=0.9' })).json(),
     ).toMatchObject({ language: 'tr', title: 'Gizlilik politikası' });
     expect((await get('/api/v1/legal/privacy')).json()).toMatchObject({ language: 'en' });
-    expect((await get('/api/v1/legal/privacy?lang=de')).json()).toMatchObject({
+    expect((await get('/api/v1/legal/privacy?lang=it')).json()).toMatchObject({
       language: 'en',
       title: 'Privacy policy',
     });
-    expect((await get('/api/v1/legal/privacy', { 'accept-language': 'de-DE' })).json().language).toBe('en');
+    expect((await get('/api/v1/legal/privacy', { 'accept-language': 'de-DE' })).json()).toMatchObject({
+      language: 'de',
+      title: 'Datenschutzerklärung',
+    });
+    // A language we have no text for, listed first, does not hide one we have.
+    expect(
+      (await get('/api/v1/legal/privacy', { 'accept-language': 'it-IT, es;q=0.7' })).json().language,
+    ).toBe('es');
+    expect((await get('/api/v1/legal/privacy', { 'accept-language': 'it-IT' })).json().language).toBe('en');
     expect((await get('/api/v1/legal/privacy?lang=../x')).statusCode).toBe(400);
   });
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { fillTemplate, jsonForScript } from '../../../src/http/storefront/html.js';
 import { destinationMain, type DetailView } from '../../../src/http/storefront/markup.js';
-import { UI_LANGUAGES } from '../../../src/lib/ui-languages.js';
+import { UI_LANGUAGES } from '../../../src/lib/languages.js';
 import { buildTestApp, type TestApp } from '../../helpers/app.js';
 import { importCatalog, pickPlan } from '../../helpers/catalog.js';
 

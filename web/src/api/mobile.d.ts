@@ -32,7 +32,7 @@ export interface paths {
         put?: never;
         /**
          * Send a password reset message
-         * @description Always { success: true }, whether or not the address exists. The message (tr or en: `locale`, else the account locale) links to PUBLIC_BASE_URL/reset-password?token=… and is valid 1 hour.
+         * @description Always { success: true }, whether or not the address exists. The message (en, tr, de, fr or es: `locale`, else the account locale, else English) links to PUBLIC_BASE_URL/reset-password?token=… and is valid 1 hour.
          */
         post: operations["forgotPassword"];
         delete?: never;
@@ -308,7 +308,7 @@ export interface paths {
         };
         /**
          * A legal page
-         * @description Terms of service, privacy policy, refund policy or contact page, as HTML rendered from the Markdown template (the operator’s file in LEGAL_DIR, else the shipped one), with the company’s name, address and support address filled in. `lang` (else the first language of Accept-Language) picks the text; a language without one gets English. An unknown page answers 404 NOT_FOUND.
+         * @description Terms of service, privacy policy, refund policy or contact page, as HTML rendered from the Markdown template (the operator’s file in LEGAL_DIR, else the shipped one), with the company’s name, address and support address filled in. `lang` (else the language Accept-Language prefers among en, tr, de, fr and es, else its first one) picks the text; a language without one gets English. An unknown page answers 404 NOT_FOUND.
          */
         get: operations["getLegalPage"];
         put?: never;
@@ -1098,7 +1098,7 @@ export interface components {
         Error: {
             /** @description Stable machine-readable code, e.g. VALIDATION_ERROR */
             code: string;
-            /** @description Human-readable message, Turkish by default, English with Accept-Language: en */
+            /** @description Human-readable message in the language Accept-Language prefers among en, tr, de, fr and es; Turkish when it names none */
             error: string;
             orderId?: string;
             requestId?: string;

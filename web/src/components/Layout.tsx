@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, NavLink, Outlet, ScrollRestoration, useLocation, useNavigate } from 'react-router';
 import { api, unwrap } from '../api/client';
 import { CURRENCIES, type Currency } from '../api/types';
-import { isLanguage, LANGUAGES, useI18n, type Language } from '../i18n';
+import { isLanguage, LANGUAGE_NAMES, LANGUAGES, useI18n, type Language } from '../i18n';
 import { formatMoney } from '../lib/format';
 import { useCompany } from '../lib/legal';
 import { rememberCurrency, useLogout, useMe, useSetMe, userCurrency } from '../lib/session';
@@ -22,7 +22,7 @@ export function Layout() {
 
   // The account's language wins over the browser's once we know who is logged in.
   useEffect(() => {
-    if (user && isLanguage(user.locale) && user.locale !== language) setLanguage(user.locale, false);
+    if (user && isLanguage(user.locale) && user.locale !== language) void setLanguage(user.locale, false);
   }, [user?.locale]);
   useEffect(() => {
     document.documentElement.lang = language;
@@ -30,7 +30,7 @@ export function Layout() {
   useEffect(() => setMenuOpen(false), [location.pathname]);
 
   async function changeLanguage(next: Language) {
-    setLanguage(next);
+    await setLanguage(next);
     if (user) {
       try {
         setMe((await unwrap(api.PATCH('/api/v1/user/profile', { body: { locale: next } }))).user);
@@ -108,8 +108,8 @@ export function Layout() {
                 onChange={(e) => void changeLanguage(e.target.value as Language)}
               >
                 {LANGUAGES.map((l) => (
-                  <option key={l} value={l}>
-                    {l === 'en' ? 'English' : 'Türkçe'}
+                  <option key={l} value={l} lang={l}>
+                    {LANGUAGE_NAMES[l]}
                   </option>
                 ))}
               </select>

@@ -5,7 +5,7 @@ import { api, ApiError, unwrap } from '../api/client';
 import { CURRENCIES, type Currency, type User } from '../api/types';
 import { Field } from '../components/Field';
 import { FormError, FormSuccess } from '../components/FormError';
-import { LANGUAGES, useI18n, type Language } from '../i18n';
+import { LANGUAGE_NAMES, LANGUAGES, useI18n, type Language } from '../i18n';
 import { checkAvatarFile, readAsDataUri } from '../lib/avatar';
 import { formatDate, formatMoney } from '../lib/format';
 import { rememberCurrency, useMe, useSetMe } from '../lib/session';
@@ -51,7 +51,7 @@ function Profile({ user }: { user: User }) {
     onSuccess: ({ user: updated }) => {
       setMe(updated);
       rememberCurrency(currency);
-      setLanguage(locale);
+      void setLanguage(locale);
     },
   });
   const submit = (e: FormEvent) => {
@@ -103,8 +103,11 @@ function Profile({ user }: { user: User }) {
               value={locale}
               onChange={(e) => setLocale(e.target.value as Language)}
             >
-              <option value="en">English</option>
-              <option value="tr">Türkçe</option>
+              {LANGUAGES.map((l) => (
+                <option key={l} value={l} lang={l}>
+                  {LANGUAGE_NAMES[l]}
+                </option>
+              ))}
             </select>
           </div>
         </div>
