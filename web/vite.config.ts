@@ -31,9 +31,24 @@ function precompress(): Plugin {
   };
 }
 
-export default defineConfig({
+/**
+ * The build runs the app on Preact's compat layer instead of react-dom: issue 30 T8 allows 100 KB
+ * gzip of JavaScript for `/`, and react-dom alone is 64.5 KB of it (with React, `/` loaded
+ * 134.6 KB; with preact/compat about 4 KB instead, docs/web.md "Budget"). The code, its types and
+ * the component tests stay React's; the dev server keeps React too (fast refresh, React's
+ * development warnings). Exact matches, so react-router and @tanstack/react-query are untouched.
+ */
+const preactCompat = [
+  { find: /^react$/, replacement: 'preact/compat' },
+  { find: /^react-dom$/, replacement: 'preact/compat' },
+  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+  { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
+];
+
+export default defineConfig(({ command }) => ({
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [react(), precompress()],
+  resolve: { alias: command === 'build' ? preactCompat : [] },
   // Everything but index.html is a hashed file under /assets/ (the favicon too).
   publicDir: false,
   build: {
@@ -46,8 +61,14 @@ export default defineConfig({
     assetsInlineLimit: (file: string) => (file.includes('flag-icons') ? false : undefined),
     // Libraries in one long-lived chunk (they change less often than the app).
     rolldownOptions: {
+      // React Router probes React 19's `use` and `useOptimistic` and falls back without them
+      // (Preact's compat layer has neither): expected, not worth a warning per build.
+      onwarn(warning, warn) {
+        if (warning.code === 'IMPORT_IS_UNDEFINED' && warning.message.includes('preact/compat')) return;
+        warn(warning);
+      },
       output: { advancedChunks: { groups: [{ name: 'vendor', test: /node_modules[\\/](?!flag-icons)/ }] } },
     },
   },
   server: { port: 3201, proxy: { '/api': 'http://127.0.0.1:3200', '/sandbox': 'http://127.0.0.1:3200' } },
-});
+}));

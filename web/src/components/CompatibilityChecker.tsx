@@ -1,4 +1,4 @@
-import { useDeferredValue, useId, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useI18n, type MessageKey, type Translate } from '../i18n';
 import {
   BRAND_NOTES,
@@ -73,6 +73,13 @@ export function CompatibilityChecker({ autoFocus = false }: { autoFocus?: boolea
   const results = useMemo(() => searchPhones(deferred), [deferred]);
   const guess = useMemo(() => guessDevice(navigator.userAgent), []);
   const brands = [...new Set(results.map((p) => p.brand))];
+  const search = useRef<HTMLInputElement>(null);
+  // The dialog opens to type into; a page does not steal focus from its heading. Focused here,
+  // not with `autoFocus`: Preact (the build's runtime) only sets the attribute, which a field
+  // added to an already open <dialog> ignores.
+  useEffect(() => {
+    if (autoFocus) search.current?.focus();
+  }, [autoFocus]);
 
   return (
     <div className="compat-checker">
@@ -89,8 +96,7 @@ export function CompatibilityChecker({ autoFocus = false }: { autoFocus?: boolea
           placeholder={t('compat.searchPlaceholder')}
           autoComplete="off"
           aria-describedby={`${id}-count`}
-          // The dialog opens to type into; a page does not steal focus from its heading.
-          autoFocus={autoFocus}
+          ref={search}
         />
       </div>
       <p id={`${id}-count`} className="hint" role="status">
