@@ -1,5 +1,5 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { openSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export interface ChildServer {
@@ -66,12 +66,19 @@ export async function startService(
 ): Promise<ServiceProcess> {
   const started = performance.now();
   const { flags, entry } = startCommand();
-  const child = spawn(process.execPath, [...flags, ...nodeArgs, entry], {
+  // BENCH_SERVICE_NODE_ARGS: extra node flags for a diagnosis (`--trace-gc`), never for a figure.
+  const extra = process.env.BENCH_SERVICE_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...flags, ...nodeArgs, ...extra, entry], {
     cwd: ROOT,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}` },
-    // stdout is the log, two lines per request at the default level: written, as users' logs are,
-    // to /dev/null rather than into the bench's table (a crash still shows on stderr).
-    stdio: ['ignore', 'ignore', 'inherit'],
+    // stdout is the log, one line per request at the default level: written, as users' logs are,
+    // to /dev/null rather than into the bench's table (a crash still shows on stderr), or to
+    // BENCH_SERVICE_LOG (with BENCH_SERVICE_NODE_ARGS=--trace-gc, to see the pauses behind a tail).
+    stdio: [
+      'ignore',
+      process.env.BENCH_SERVICE_LOG ? openSync(process.env.BENCH_SERVICE_LOG, 'a') : 'ignore',
+      'inherit',
+    ],
   });
   let exited: number | null | undefined;
   child.once('exit', (code) => (exited = code));
