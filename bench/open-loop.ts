@@ -150,7 +150,10 @@ export async function runOpenLoop(scenario: Scenario, options: OpenLoopOptions):
 
   const timelineFile = process.env.BENCH_TIMELINE;
   if (timelineFile)
-    writeFileSync(`${timelineFile}.${scenario.name.replace(/\W+/g, '-')}.csv`, timeline.join('\n'));
+    writeFileSync(
+      `${timelineFile}.${scenario.name.replace(/\W+/g, '-')}.csv`,
+      [`# start ${Math.round(performance.timeOrigin + start)}`, ...timeline].join('\n'),
+    );
   latencies.sort((a, b) => a - b);
   return {
     name: scenario.name,
