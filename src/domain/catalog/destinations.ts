@@ -168,7 +168,8 @@ export function mobileDestinationList(snapshot: CatalogSnapshot, options: ListOp
 const DESCRIPTIONS: Record<Locale, (name: string) => string> = {
   en: (n) => `Prepaid eSIM data plans for ${n}. Install before you travel and go online on arrival.`,
   tr: (n) => `${n} için ön ödemeli eSIM veri paketleri. Yolculuktan önce yükleyin, varışta bağlanın.`,
-  de: (n) => `Prepaid-eSIM-Datentarife für ${n}. Vor der Reise installieren, bei Ankunft online gehen.`,
+  // German country names take articles (die Türkei, die Schweiz): no preposition before the name.
+  de: (n) => `${n}: Prepaid-eSIM-Datentarife. Vor der Reise installieren, bei Ankunft online gehen.`,
   fr: (n) =>
     `Forfaits de données eSIM prépayés pour ${n}. Installez avant de partir, connectez-vous à l'arrivée.`,
   es: (n) => `Planes de datos eSIM prepago para ${n}. Instálalo antes de viajar y conéctate al llegar.`,

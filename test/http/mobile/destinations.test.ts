@@ -313,6 +313,11 @@ describe('GET /destinations/:code', () => {
     const de = await get('?locale=de');
     // German puts a no-break space between number and unit.
     expect(de.plans[0].title.replace(/\s/g, ' ')).toBe('Vereinigte Staaten · 1 GB · 7 Tage');
+    // German names take articles ("die Vereinigten Staaten"): no preposition is put before one.
+    expect(de.description).toMatch(/^Vereinigte Staaten: /);
+    expect(de.plans[0].description.replace(/\s/g, ' ')).toMatch(
+      /^1 GB Datenvolumen \(Vereinigte Staaten\), /,
+    );
   });
 
   test('full plan list with description, code case-insensitive', async () => {
