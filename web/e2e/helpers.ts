@@ -182,3 +182,10 @@ export async function checkLayout(page: Page, label: string): Promise<void> {
   await expectNothingWiderThanViewport(page, label);
   await expectAccessible(page, label);
 }
+
+/** Once the network is idle: checkLayout, then a full-page screenshot `name`. */
+export async function checkLayoutAndShoot(page: Page, label: string, name: string): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  await checkLayout(page, label);
+  await screenshot(page, name);
+}

@@ -1,13 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import {
-  buyWithWallet,
-  expectAccessible,
-  expectNoHorizontalScroll,
-  expectNothingWiderThanViewport,
-  fundWallet,
-  registerViaApi,
-  screenshot,
-} from './helpers';
+import { checkLayoutAndShoot, buyWithWallet, fundWallet, registerViaApi } from './helpers';
 
 /**
  * Issue 30 T11: the switcher offers all five languages, and German (the longest words) and French
@@ -16,15 +8,6 @@ import {
 test.use({ locale: 'en-US' });
 
 const PHONE = { width: 390, height: 844 };
-
-async function fits(page: Page, label: string, shot: string) {
-  await page.evaluate(() => document.fonts.ready);
-  await page.waitForLoadState('networkidle');
-  await expectNoHorizontalScroll(page, label);
-  await expectNothingWiderThanViewport(page, label);
-  await expectAccessible(page, label);
-  await screenshot(page, shot);
-}
 
 /** The language switcher sits in the phone menu: open it, pick, and the page follows. */
 async function switchTo(page: Page, language: string, menuName: string) {
@@ -58,28 +41,28 @@ test('German and French fit a phone: storefront, plan page, legal text, sign-up'
   await expect(page.locator('html')).toHaveAttribute('lang', 'de');
   // The menu stays open after the switch: its German links and buttons must fit too.
   await expect(page.getByRole('link', { name: 'Registrieren' })).toBeVisible();
-  await fits(page, 'storefront de menu at 390px', 'lang-de-menu');
+  await checkLayoutAndShoot(page, 'storefront de menu at 390px', 'lang-de-menu');
 
   await page.goto('/destinations/TR');
   await expect(page.getByRole('heading', { level: 1, name: 'Türkei' })).toBeVisible();
   await expect(page.getByText('Datentarif wählen')).toBeVisible();
-  await fits(page, 'destination de at 390px', 'lang-de-destination');
+  await checkLayoutAndShoot(page, 'destination de at 390px', 'lang-de-destination');
 
   // The choice is remembered and the legal text follows it.
   await page.goto('/refund-policy');
   await expect(page.getByRole('heading', { level: 1, name: 'Erstattungsrichtlinie' })).toBeVisible();
-  await fits(page, 'refund policy de at 390px', 'lang-de-refund-policy');
+  await checkLayoutAndShoot(page, 'refund policy de at 390px', 'lang-de-refund-policy');
 
   await page.goto('/register');
   await expect(page.getByRole('heading', { name: 'Konto erstellen' })).toBeVisible();
-  await fits(page, 'register de at 390px', 'lang-de-register');
+  await checkLayoutAndShoot(page, 'register de at 390px', 'lang-de-register');
 
   await switchTo(page, 'fr', 'Menü');
   await expect(page.getByRole('heading', { name: 'Créez votre compte' })).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
   await page.goto('/destinations/TR');
   await expect(page.getByRole('heading', { level: 1, name: 'Turquie' })).toBeVisible();
-  await fits(page, 'destination fr at 390px', 'lang-fr-destination');
+  await checkLayoutAndShoot(page, 'destination fr at 390px', 'lang-fr-destination');
 });
 
 test('logged in in German: header, eSIM install steps and account fit a phone', async ({ page }) => {
@@ -92,7 +75,7 @@ test('logged in in German: header, eSIM install steps and account fit a phone', 
   await switchTo(page, 'de', 'Menu');
   await expect(page.getByRole('heading', { level: 1, name: 'Meine eSIMs' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Abmelden' })).toBeVisible();
-  await fits(page, 'esims de menu at 390px', 'lang-de-esims-menu');
+  await checkLayoutAndShoot(page, 'esims de menu at 390px', 'lang-de-esims-menu');
   // The account keeps the choice: the API now answers in German too.
   const me = await page.request.get('/api/v1/auth/me');
   expect(((await me.json()) as { user: { locale: string } }).user.locale).toBe('de');
@@ -101,9 +84,9 @@ test('logged in in German: header, eSIM install steps and account fit a phone', 
   await expect(page.getByRole('heading', { name: 'Schritt für Schritt' })).toBeVisible();
   await expect(page.getByText('Auf einem Android-Telefon')).toBeVisible();
   await expect(page.getByText(/Schalten Sie bei der Ankunft Datenroaming/)).toBeAttached();
-  await fits(page, 'esim detail de at 390px', 'lang-de-esim');
+  await checkLayoutAndShoot(page, 'esim detail de at 390px', 'lang-de-esim');
 
   await page.goto('/account');
   await expect(page.getByRole('heading', { name: 'Konto löschen' })).toBeVisible();
-  await fits(page, 'account de at 390px', 'lang-de-account');
+  await checkLayoutAndShoot(page, 'account de at 390px', 'lang-de-account');
 });

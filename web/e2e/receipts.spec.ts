@@ -1,15 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import {
-  baseURL,
-  confirmPhone,
-  expectAccessible,
-  expectNoHorizontalScroll,
-  expectNothingWiderThanViewport,
-  fundWallet,
-  registerViaApi,
-  screenshot,
-  VIEWPORTS,
-} from './helpers';
+import { checkLayoutAndShoot, baseURL, confirmPhone, fundWallet, registerViaApi, VIEWPORTS } from './helpers';
 import { COMPANY } from './env';
 
 /**
@@ -18,15 +8,6 @@ import { COMPANY } from './env';
  * 1280×800: no horizontal scroll, no serious or critical axe violation, screenshots.
  */
 test.use({ locale: 'en-US' });
-
-async function settle(page: Page, label: string, name: string): Promise<void> {
-  await page.evaluate(() => document.fonts.ready);
-  await page.waitForLoadState('networkidle');
-  await expectNoHorizontalScroll(page, label);
-  await expectNothingWiderThanViewport(page, label);
-  await expectAccessible(page, label);
-  await screenshot(page, name);
-}
 
 /** The PDF behind the page's "Download PDF" link, fetched with the page's session. */
 async function expectPdf(page: Page): Promise<void> {
@@ -55,7 +36,7 @@ for (const viewport of VIEWPORTS) {
     await expect(note).toContainText(/You pay US\$\d+\.\d\d/);
     await expect(note).toContainText(/US\$1\.00 = €[\d.]+, rate of [A-Z][a-z]{2} \d{1,2}, \d{4}/);
     await expect(page.getByTestId('checkout-total')).toContainText('€');
-    await settle(page, `checkout EUR ${viewport.name}`, 'checkout-eur');
+    await checkLayoutAndShoot(page, `checkout EUR ${viewport.name}`, 'checkout-eur');
 
     const charged = (await note.locator('.you-pay').textContent())!.replace('You pay ', '');
     await confirmPhone(page);
@@ -75,7 +56,7 @@ for (const viewport of VIEWPORTS) {
     await expect(page.getByTestId('receipt-display-total')).toContainText(/rate of /);
     await expect(page).toHaveTitle(/^Receipt R-SVC-/);
     await expectPdf(page);
-    await settle(page, `order receipt ${viewport.name}`, 'receipt-order');
+    await checkLayoutAndShoot(page, `order receipt ${viewport.name}`, 'receipt-order');
 
     // The top-up that funded the wallet: the wallet's row links its receipt.
     await page.goto('/wallet');
@@ -90,6 +71,6 @@ for (const viewport of VIEWPORTS) {
     await expect(page.getByTestId('receipt')).toContainText('Card');
     await expect(page.getByTestId('receipt-total')).toHaveText('US$20.00');
     await expectPdf(page);
-    await settle(page, `top-up receipt ${viewport.name}`, 'receipt-topup');
+    await checkLayoutAndShoot(page, `top-up receipt ${viewport.name}`, 'receipt-topup');
   });
 }

@@ -15,20 +15,24 @@ function ReceiptPage({
   error,
   pending,
   back,
+  heading,
 }: {
   receipt: Receipt | undefined;
   error: unknown;
   pending: boolean;
   back: { to: string; label: string; current?: string };
+  /** What the page is while there is no receipt to show (loading, not found). */
+  heading: string;
 }) {
   const { t } = useI18n();
-  useTitle(receipt ? `${t('receipt.title')} ${receipt.number}` : t('receipt.title'));
+  useTitle(receipt ? `${t('receipt.title')} ${receipt.number}` : heading);
   return (
     <div className="container receipt-page">
       <nav aria-label={t('common.breadcrumb')} className="breadcrumb no-print">
         <Link to={back.to}>{back.label}</Link> <span aria-hidden="true">›</span>{' '}
         <span>{t('receipt.title')}</span>
       </nav>
+      {receipt ? null : <h1>{heading}</h1>}
       <FormError error={error} />
       {pending ? <p className="muted">{t('common.loading')}</p> : null}
       {receipt ? (
@@ -67,6 +71,7 @@ export function OrderReceipt() {
       error={query.error}
       pending={query.isPending}
       back={{ to: `/orders?order=${encodeURIComponent(id)}`, label: t('orders.title') }}
+      heading={t('receipt.orderTitle')}
     />
   );
 }
@@ -90,6 +95,7 @@ export function TopUpReceipt() {
       error={query.error}
       pending={query.isPending}
       back={{ to: '/wallet', label: t('wallet.title') }}
+      heading={t('receipt.topUpTitle')}
     />
   );
 }
