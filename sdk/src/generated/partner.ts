@@ -702,7 +702,12 @@ export interface components {
          *       "dataAmountMb": 1024,
          *       "durationDays": 7,
          *       "priceUsd": 4.99,
-         *       "isTopUp": false
+         *       "isTopUp": false,
+         *       "activationPolicy": "first_connection",
+         *       "topUpSupported": true,
+         *       "coverage": [
+         *         "TR"
+         *       ]
          *     }
          */
         Plan: {

@@ -156,10 +156,16 @@ const LPA = 'LPA:1$smdp.example.com$K2-1XQ9P4-7H3L2M';
 const QR = 'https://api.example.com/api/v1/esims/qr_Zp8Wm2Lk5Vx9Qa7Rt3Yb/qr';
 const INSTALL = 'https://api.example.com/install/pR7vXq2LmN9sT4wZ8bC1dF6gH3jK5yU0eA2iO7lQ1xS';
 const PLAN = { id: 'plan_tr_1gb_7d', dataAmountMb: 1024, durationDays: 7, priceUsd: 4.99, isTopUp: false };
+const PLAN_NAME = 'Türkiye · 1 GB · 7 days';
 
 export const COMPONENT_EXAMPLES: Record<Surface, Record<string, unknown>> = {
   partner: {
-    Plan: PLAN,
+    Plan: {
+      ...PLAN,
+      activationPolicy: 'first_connection',
+      topUpSupported: true,
+      coverage: ['TR'],
+    },
     Esim: {
       id: ESIM_ID,
       iccid: '8937204016150000001',
@@ -195,6 +201,7 @@ export const COMPONENT_EXAMPLES: Record<Surface, Record<string, unknown>> = {
       orderNumber: 'SVC-261122-7KQ4M2XH',
       status: 'COMPLETED',
       planId: PLAN.id,
+      planName: PLAN_NAME,
       quantity: 1,
       amount: 4.99,
       currency: 'USD',
@@ -208,6 +215,7 @@ export const COMPONENT_EXAMPLES: Record<Surface, Record<string, unknown>> = {
       id: ESIM_ID,
       orderId: ORDER_ID,
       planId: PLAN.id,
+      planName: PLAN_NAME,
       iccid: '8937204016150000001',
       activationCode: LPA,
       qrCodeUrl: `${QR}.png`,
@@ -230,6 +238,7 @@ export const COMPONENT_EXAMPLES: Record<Surface, Record<string, unknown>> = {
       balanceAfter: 45.01,
       description: 'Order SVC-261122-7KQ4M2XH',
       orderId: ORDER_ID,
+      hasReceipt: false,
       createdAt: '2026-11-22T04:30:12.345Z',
     },
   },

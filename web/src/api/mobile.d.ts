@@ -1109,6 +1109,7 @@ export interface components {
          *       "id": "esim_4fQ2x9LmT7bV1cN8kZ3d",
          *       "orderId": "ord_8Hc3Kq1Wz5Ty7Lp2Nb4M",
          *       "planId": "plan_tr_1gb_7d",
+         *       "planName": "Türkiye · 1 GB · 7 days",
          *       "iccid": "8937204016150000001",
          *       "activationCode": "LPA:1$smdp.example.com$K2-1XQ9P4-7H3L2M",
          *       "qrCodeUrl": "https://api.example.com/api/v1/esims/qr_Zp8Wm2Lk5Vx9Qa7Rt3Yb/qr.png",
@@ -1360,6 +1361,7 @@ export interface components {
          *       "orderNumber": "SVC-261122-7KQ4M2XH",
          *       "status": "COMPLETED",
          *       "planId": "plan_tr_1gb_7d",
+         *       "planName": "Türkiye · 1 GB · 7 days",
          *       "quantity": 1,
          *       "amount": 4.99,
          *       "currency": "USD",
@@ -1678,6 +1680,7 @@ export interface components {
          *       "balanceAfter": 45.01,
          *       "description": "Order SVC-261122-7KQ4M2XH",
          *       "orderId": "ord_8Hc3Kq1Wz5Ty7Lp2Nb4M",
+         *       "hasReceipt": false,
          *       "createdAt": "2026-11-22T04:30:12.345Z"
          *     }
          */
