@@ -7,6 +7,7 @@ import { registerViaApi } from '../helpers/accounts.js';
 import { pickPlan } from '../helpers/catalog.js';
 import { balanceOf, createUser, type TestUser } from '../helpers/factories.js';
 import { expectLedgerInvariant } from '../helpers/ledger.js';
+import type { MailedEsim as Esim, OutboxMessage } from '../helpers/outbox.js';
 import { createPartner, postOrder } from './partner/helpers.js';
 
 /**
@@ -17,28 +18,6 @@ import { createPartner, postOrder } from './partner/helpers.js';
 const BASE = 'https://shop.example.com';
 const RETRY_BASE_SECONDS = 10;
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
-
-interface OutboxMessage {
-  id: string;
-  to: string;
-  subject: string;
-  text: string;
-  html: string | null;
-  attachments: Array<{ filename: string; contentType: string; cid: string | null; size: number }>;
-  status: string;
-}
-
-interface Esim {
-  id: string;
-  orderId: string;
-  iccid: string;
-  activationCode: string;
-  qrCodeUrl: string;
-  iosInstallUrl: string;
-  installUrl: string;
-  smdpAddress: string;
-  matchingId: string;
-}
 
 let t: TestApp;
 let planId: string;

@@ -3,18 +3,18 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, unwrap } from '../api/client';
 import type { Esim } from '../api/types';
-import { canTopUp, EsimFacts, EsimStatusBadge } from '../components/EsimCard';
+import { canTopUp, EsimStatusBadge } from '../components/EsimCard';
+import { EsimUsagePanel } from '../components/EsimUsagePanel';
 import { FormError } from '../components/FormError';
 import { CodeField, InstallGuide } from '../components/InstallGuide';
 import { useI18n } from '../i18n';
-import { formatDateTime } from '../lib/format';
 import { topUpPath } from '../lib/plans';
 import { useTitle } from '../lib/title';
 
 /** One eSIM (`/esims/:iccid`): usage, top-up, the install guide with steps, and its install page link. */
 export default function EsimDetail() {
   const { iccid = '' } = useParams();
-  const { t, language } = useI18n();
+  const { t } = useI18n();
   const query = useQuery({
     queryKey: ['esim', iccid],
     queryFn: () => unwrap(api.GET('/api/v1/user/esims/{iccid}', { params: { path: { iccid } } })),
@@ -38,29 +38,17 @@ export default function EsimDetail() {
             <h1>{esim.planName}</h1>
             <EsimStatusBadge status={esim.status} />
           </div>
-          <section className="card esim-usage" aria-label={t('esim.usageLabel')}>
-            <EsimFacts esim={esim} />
-            <p className="hint" aria-live="polite">
-              {t('esims.updated', {
-                time: formatDateTime(new Date(query.dataUpdatedAt).toISOString(), language),
-              })}
-            </p>
-            <div className="esim-actions">
-              <button
-                type="button"
-                className="button small"
-                onClick={() => void query.refetch()}
-                disabled={query.isFetching}
-              >
-                {query.isFetching ? t('common.working') : t('esims.refresh')}
-              </button>
-              {canTopUp(esim.status) ? (
+          <EsimUsagePanel
+            esim={esim}
+            query={query}
+            action={
+              canTopUp(esim.status) ? (
                 <Link className="button small" to={topUpPath(esim.planId, esim.iccid)}>
                   {t('esim.topUp')}
                 </Link>
-              ) : null}
-            </div>
-          </section>
+              ) : null
+            }
+          />
           <section className="card">
             <InstallGuide esim={esim} steps heading="h2" />
           </section>

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { api, ApiError, unwrap } from '../api/client';
-import { EsimFacts, EsimStatusBadge } from '../components/EsimCard';
+import { EsimStatusBadge } from '../components/EsimCard';
+import { EsimUsagePanel } from '../components/EsimUsagePanel';
 import { FormError } from '../components/FormError';
 import { InstallGuide } from '../components/InstallGuide';
 import { useI18n } from '../i18n';
-import { formatDateTime } from '../lib/format';
 import { useTitle } from '../lib/title';
 
 /** Usage changes while the traveller looks: read again at the API's own cache interval. */
@@ -54,33 +54,22 @@ export default function Install() {
             <EsimStatusBadge status={esim.status} />
           </div>
           {esim.livemode ? null : <p className="warning">{t('installPage.test')}</p>}
-          <section className="card esim-usage" aria-label={t('esim.usageLabel')}>
-            <EsimFacts esim={esim} />
-            <p className="hint" aria-live="polite">
-              {t('esims.updated', {
-                time: formatDateTime(new Date(query.dataUpdatedAt).toISOString(), language),
-              })}
-            </p>
-            <div className="esim-actions">
-              <button
-                type="button"
-                className="button small"
-                onClick={() => void query.refetch()}
-                disabled={query.isFetching}
-              >
-                {query.isFetching ? t('common.working') : t('esims.refresh')}
-              </button>
-              {/* The storefront of this service: a path, so the page stays in the app. */}
-              {topUp ? (
+          <EsimUsagePanel
+            esim={esim}
+            query={query}
+            action={
+              // The storefront of this service: a path, so the page stays in the app.
+              topUp ? (
                 <Link className="button small" to={`${topUp.pathname}${topUp.search}`}>
                   {t('esim.topUp')}
                 </Link>
-              ) : null}
-            </div>
+              ) : null
+            }
+          >
             {!topUp && esim.livemode && !ended ? (
               <p className="hint">{t('installPage.topUpSeller')}</p>
             ) : null}
-          </section>
+          </EsimUsagePanel>
           <section className="card">
             <InstallGuide esim={esim} steps heading="h2" />
           </section>
