@@ -168,10 +168,11 @@ export function mobileDestinationList(snapshot: CatalogSnapshot, options: ListOp
 const DESCRIPTIONS: Record<Locale, (name: string) => string> = {
   en: (n) => `Prepaid eSIM data plans for ${n}. Install before you travel and go online on arrival.`,
   tr: (n) => `${n} için ön ödemeli eSIM veri paketleri. Yolculuktan önce yükleyin, varışta bağlanın.`,
-  // German country names take articles (die Türkei, die Schweiz): no preposition before the name.
+  // German and French country names take articles (die Türkei, la Turquie, le Japon) that a
+  // preposition would have to agree with: the name stands before a colon instead.
   de: (n) => `${n}: Prepaid-eSIM-Datentarife. Vor der Reise installieren, bei Ankunft online gehen.`,
   fr: (n) =>
-    `Forfaits de données eSIM prépayés pour ${n}. Installez avant de partir, connectez-vous à l'arrivée.`,
+    `${n} : forfaits de données eSIM prépayés. Installez avant de partir, connectez-vous à l'arrivée.`,
   es: (n) => `Planes de datos eSIM prepago para ${n}. Instálalo antes de viajar y conéctate al llegar.`,
   ru: (n) =>
     `Предоплаченные тарифы eSIM для страны ${n}. Установите до поездки и выходите в сеть по прибытии.`,
