@@ -33,3 +33,18 @@ export function adminPost(t: TestApp, url: string, payload: object) {
     payload,
   });
 }
+
+/** An account with a funded live wallet and both keys (live, test), made through the Mobile API. */
+export async function partnerWithBothKeys(t: TestApp, balanceCents = 50_000) {
+  const user = await createUser(t.container, { balanceCents });
+  const generate = (payload?: object) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/v1/user/api-key/generate',
+      headers: user.auth,
+      ...(payload ? { payload } : {}),
+    });
+  const live = (await generate()).json().key as string;
+  const test = (await generate({ mode: 'test' })).json().key as string;
+  return { user, live: { 'x-api-key': live }, test: { 'x-api-key': test } };
+}

@@ -3,8 +3,7 @@ import { buildTestApp, type TestApp } from '../../helpers/app.js';
 import { pickPlan } from '../../helpers/catalog.js';
 import { BASE_URL } from '../../helpers/config.js';
 import { eventsSettled } from '../../helpers/events.js';
-import { createUser, type TestUser } from '../../helpers/factories.js';
-import { PARTNER_ROOT } from './helpers.js';
+import { PARTNER_ROOT, partnerWithBothKeys } from './helpers.js';
 
 /**
  * Issue 30 T2 on the Partner API: every eSIM object (order answers, the test helper, events)
@@ -13,12 +12,6 @@ import { PARTNER_ROOT } from './helpers.js';
  */
 
 const INSTALL_URL = new RegExp(`^${BASE_URL}/install/([A-Za-z0-9_-]{43})$`);
-
-interface Partner {
-  user: TestUser;
-  live: Record<string, string>;
-  test: Record<string, string>;
-}
 
 let t: TestApp;
 let planId: string;
@@ -29,20 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** A funded account with a live and a test key, made through the Mobile API as a partner does. */
-async function partner(): Promise<Partner> {
-  const user = await createUser(t.container, { balanceCents: 50_000 });
-  const generate = (payload?: object) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/v1/user/api-key/generate',
-      headers: user.auth,
-      ...(payload ? { payload } : {}),
-    });
-  const live = (await generate()).json().key as string;
-  const test = (await generate({ mode: 'test' })).json().key as string;
-  return { user, live: { 'x-api-key': live }, test: { 'x-api-key': test } };
-}
+const partner = () => partnerWithBothKeys(t);
 
 const call = (method: 'GET' | 'POST', path: string, headers: Record<string, string>, payload?: object) =>
   t.app.inject({ method, url: `${PARTNER_ROOT}${path}`, headers, ...(payload ? { payload } : {}) });

@@ -12,8 +12,7 @@ import type { SellablePlan } from '../../../src/domain/catalog/catalog.service.j
 import { MINUTE } from '../../../src/lib/clock.js';
 import { buildTestApp, type TestApp } from '../../helpers/app.js';
 import { pickPlan } from '../../helpers/catalog.js';
-import { createUser, type TestUser } from '../../helpers/factories.js';
-import { PARTNER_ROOT } from './helpers.js';
+import { PARTNER_ROOT, partnerWithBothKeys } from './helpers.js';
 
 /**
  * Issue 28 H5: everything a test key writes lives in test mode only. The walk below takes every
@@ -24,12 +23,6 @@ import { PARTNER_ROOT } from './helpers.js';
 
 const WRITE_METHODS = ['post', 'patch', 'put', 'delete'] as const;
 const WEBHOOK_URL = 'http://127.0.0.1:9/hooks';
-
-interface Partner {
-  user: TestUser;
-  live: Record<string, string>;
-  test: Record<string, string>;
-}
 
 let t: TestApp;
 let plan: SellablePlan;
@@ -48,20 +41,8 @@ const call = (method: string, url: string, headers: Record<string, string>, payl
     ...(payload === undefined ? {} : { payload: payload as object }),
   });
 
-/** An account with a funded live wallet and both keys, made through the Mobile API. */
-async function partner(): Promise<Partner> {
-  const user = await createUser(t.container, { balanceCents: 50_000 });
-  const generate = (payload?: object) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/v1/user/api-key/generate',
-      headers: user.auth,
-      ...(payload ? { payload } : {}),
-    });
-  const liveKey = (await generate()).json().key as string;
-  const testKey = (await generate({ mode: 'test' })).json().key as string;
-  return { user, live: { 'x-api-key': liveKey }, test: { 'x-api-key': testKey } };
-}
+const partner = () => partnerWithBothKeys(t);
+type Partner = Awaited<ReturnType<typeof partner>>;
 
 /** Everything of live mode a key could reach: wallet, threshold, orders, eSIMs, endpoints, events, key. */
 async function liveState(p: Partner) {
