@@ -12,7 +12,7 @@ import { randomBase62 } from '../../lib/crypto.js';
 import type { SandboxNotification } from '../../providers/esim/sandbox/profiles.js';
 import type { EsimNotice, EsimNotification, NotifiedEsim } from '../../providers/esim/types.js';
 import type { EsimRow } from '../orders/ports.js';
-import type { PartnerEvents } from './partner-events.js';
+import type { EsimChanges } from './esim-changes.js';
 
 export type NotificationOutcome =
   | 'duplicate'
@@ -87,15 +87,15 @@ const applyOrderReady = reusable((db) => {
  * Applies eSIM provider notifications, as the provider's adapter read them (EsimNotification,
  * src/providers/esim/types.ts; the webhooks reach here through ./esim-webhooks.ts): each is
  * claimed once by (provider, id) — a replay changes nothing — and applied in the same
- * transaction, raising the partner events it implies (esim.usage_threshold).
+ * transaction, telling the eSIM's observers (./esim-changes.ts: partner events, alerts).
  */
 export function createProviderNotifications(deps: {
   db: Db;
   clock: Clock;
   queue: JobQueue;
-  events: PartnerEvents;
+  esimChanges: EsimChanges;
 }) {
-  const { db, clock, queue, events } = deps;
+  const { db, clock, queue, esimChanges } = deps;
 
   async function findEsim(tx: Tx, ref: NotifiedEsim): Promise<EsimRow | undefined> {
     if (ref.providerRef) {
@@ -133,7 +133,7 @@ export function createProviderNotifications(deps: {
         updatedAt: now,
       })
       .where(eq(esims.id, esim.id));
-    await events.usageChanged(tx, esim.id);
+    await esimChanges.changed(tx, esim.id);
     return 'status_updated';
   }
 
@@ -154,7 +154,7 @@ export function createProviderNotifications(deps: {
         updatedAt: now,
       })
       .where(eq(esims.id, esim.id));
-    await events.usageChanged(tx, esim.id);
+    await esimChanges.changed(tx, esim.id);
     return 'usage_updated';
   }
 
@@ -167,6 +167,7 @@ export function createProviderNotifications(deps: {
     const { expiresAt } = notice;
     if (!expiresAt) return 'ignored';
     await tx.update(esims).set({ expiresAt, updatedAt: clock.now() }).where(eq(esims.id, esim.id));
+    await esimChanges.changed(tx, esim.id);
     return 'validity_updated';
   }
 

@@ -64,7 +64,7 @@ export function createEsimReads(deps: OrderDeps) {
           })
           .where(eq(esims.providerRef, reading.providerRef))
           .returning({ id: esims.id });
-        for (const row of updated) await deps.events?.usageChanged(tx, row.id);
+        for (const row of updated) await deps.esimChanges?.changed(tx, row.id);
       });
     }
   }
@@ -142,7 +142,7 @@ export function createEsimReads(deps: OrderDeps) {
               updatedAt: now,
             })
             .where(eq(esims.id, esim.id));
-          await deps.events?.usageChanged(tx, esim.id);
+          await deps.esimChanges?.changed(tx, esim.id);
         });
       } catch (err) {
         deps.log.warn({ esimId: esim.id, err: (err as Error).message }, 'eSIM status refresh failed');

@@ -3,6 +3,7 @@ import type { esims, orders, plans } from '../../db/schema/index.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Clock } from '../../lib/clock.js';
 import type { EsimProvider } from '../../providers/esim/types.js';
+import type { EsimChanges } from '../events/esim-changes.js';
 import type { PartnerEvents } from '../events/partner-events.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { ReceiptScheduler } from '../mail/receipts.js';
@@ -79,6 +80,8 @@ export interface OrderDeps {
   payments?: PaymentsPort;
   /** Partner events (outbox), written in the transactions below; absent in narrow unit tests. */
   events?: PartnerEvents;
+  /** Told of every stored change of an eSIM's usage or status (src/domain/events/esim-changes.ts). */
+  esimChanges?: EsimChanges;
   settings: {
     publicBaseUrl: string;
     supportEmail: string;

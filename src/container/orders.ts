@@ -1,0 +1,70 @@
+import { createDataExport } from '../domain/accounts/data-export.js';
+import { createReceiptService } from '../domain/receipts/receipts.service.js';
+import { createOrderService } from '../domain/orders/orders.service.js';
+import { registerOrderJobs } from '../domain/orders/order-jobs.js';
+import { createOrderAdmin } from '../domain/orders/order-admin.js';
+import { createTestModeService } from '../domain/testmode/testmode.service.js';
+import type { Infrastructure } from './infrastructure.js';
+import type { Events } from './events.js';
+import type { Accounts } from './accounts.js';
+import type { EsimProviders } from './esim.js';
+import type { Catalog } from './catalog.js';
+import type { Payments } from './payments.js';
+
+/** Orders, fulfillment and their jobs, operator order actions, test mode, the data export, receipts. */
+export function buildOrders(
+  infra: Infrastructure,
+  areas: { events: Events; esim: EsimProviders; catalog: Catalog; accounts: Accounts; payments: Payments },
+) {
+  const { config, db, clock, queue, log, metrics, audit, mailer, receipts, jobHandlers, startupTasks } =
+    infra;
+  const { partnerEvents, esimChanges, providerNotifications } = areas.events;
+  const { support, legal } = areas.accounts;
+  const { payments } = areas.payments;
+  const orders = createOrderService({
+    db,
+    clock,
+    queue,
+    providers: areas.esim.providers,
+    mailer,
+    receipts: receipts.scheduler,
+    log,
+    metrics,
+    findActivePlan: areas.catalog.catalog.findActivePlan,
+    support,
+    payments,
+    events: partnerEvents,
+    esimChanges,
+    settings: {
+      publicBaseUrl: config.publicBaseUrl,
+      supportEmail: config.supportEmail,
+      usageCacheSeconds: config.usageCacheSeconds,
+      fulfillmentMaxAttempts: config.fulfillment.maxAttempts,
+      fulfillmentRetryBaseSeconds: config.fulfillment.retryBaseSeconds,
+    },
+  });
+  const orderAdmin = createOrderAdmin({ db, audit, orders });
+  const testMode = createTestModeService({ db, clock, orders });
+  // Built here, the first point where every area whose rows it reads exists.
+  const dataExport = createDataExport({
+    clock,
+    accounts: areas.accounts.accounts,
+    orders,
+    wallet: areas.payments.wallet,
+    support,
+  });
+  const orderJobs = registerOrderJobs({
+    db,
+    handlers: jobHandlers,
+    queue,
+    clock,
+    log,
+    orders,
+    retryBaseSeconds: config.fulfillment.retryBaseSeconds,
+    payments,
+  });
+  providerNotifications.registerJobs(jobHandlers, (orderId) => orders.fulfillment.attempt(orderId, 'job'));
+  startupTasks.push(() => orderJobs.scheduleRefresh());
+  const purchaseReceipts = createReceiptService({ db, orders: orders.repository, legal, ...areas.catalog });
+  return { orders, orderAdmin, testMode, dataExport, purchaseReceipts };
+}
