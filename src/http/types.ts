@@ -1,4 +1,5 @@
 import type { Container } from '../container.js';
+import type { KeyHolder } from '../domain/accounts/api-keys.js';
 import type { Account } from '../domain/sessions/sessions.service.js';
 
 export interface MobileAuth {
@@ -14,8 +15,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the Mobile surface's auth hook: null when the request carries no valid session. */
     auth: MobileAuth | null;
-    /** Set by the Partner surface's key hook. */
-    partner: Account | null;
+    /** Set by the Partner surface's key hook: the key holder's account id. */
+    partner: KeyHolder | null;
     /** Partner surface: false when the request's key is a test-mode key (svc_test_sk_…). */
     livemode: boolean;
   }

@@ -58,10 +58,15 @@ export const CATALOG_KEY_CACHE_MS = 1000;
 /** Distinct keys remembered for catalogue reads (least recently checked go first). */
 export const CATALOG_KEY_CACHE_SIZE = 10_000;
 
+/** Who holds a valid key: the account's id, the only thing the Partner API takes from the key check. */
+export interface KeyHolder {
+  id: string;
+}
+
 export function createApiKeyService(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
   /** Keyed by the key's SHA-256 (never the key itself); ages on the injectable clock. */
-  const catalogChecks = new LRUCache<string, Account>({
+  const catalogChecks = new LRUCache<string, KeyHolder>({
     max: CATALOG_KEY_CACHE_SIZE,
     // lru-cache keeps an entry while its age is ≤ ttl (ms): reused for less than 1 s, not 1 s.
     ttl: CATALOG_KEY_CACHE_MS - 1,
@@ -72,22 +77,25 @@ export function createApiKeyService(deps: { db: Db; clock: Clock }) {
   // The per-request key lookup, prepared once per mode (named statements on PostgreSQL: parsed and
   // planned once per connection, no query building per request). Still a database read on every
   // request, so a regenerated or revoked key takes effect on every instance at once.
+  // Only the id and status: the Partner API identifies the caller and reads everything else it needs
+  // inside the operation (a balance read here would be stale by the time it was used anyway).
+  const keyColumns = { id: accounts.id, status: accounts.status };
   const byHash = {
     live: db
-      .select()
+      .select(keyColumns)
       .from(accounts)
       .where(eq(accounts.apiKeyHash, sql.placeholder('hash')))
       .prepare('api_key_live'),
     test: db
-      .select()
+      .select(keyColumns)
       .from(accounts)
       .where(eq(accounts.testApiKeyHash, sql.placeholder('hash')))
       .prepare('api_key_test'),
   };
-  async function lookup(mode: ApiKeyMode, hash: string): Promise<Account | null> {
+  async function lookup(mode: ApiKeyMode, hash: string): Promise<KeyHolder | null> {
     const [account] = await byHash[mode].execute({ hash });
     if (!account || account.status !== 'ACTIVE') return null;
-    return account;
+    return { id: account.id };
   }
 
   /** This instance's catalogue checks of an account are dropped when its keys change here. */
@@ -132,7 +140,7 @@ export function createApiKeyService(deps: { db: Db; clock: Clock }) {
      * The ACTIVE account holding this key (live or test), or null. The key's mode is its prefix
      * (`modeOfKey`): a live key is only ever compared with live hashes, a test key with test ones.
      */
-    async authenticate(key: string): Promise<Account | null> {
+    async authenticate(key: string): Promise<KeyHolder | null> {
       const mode = modeOfKey(key);
       if (!mode) return null;
       return lookup(mode, sha256Hex(key));
@@ -145,7 +153,7 @@ export function createApiKeyService(deps: { db: Db; clock: Clock }) {
      * key generated a moment ago works at once), and the account returned must not be used for
      * anything but the caller's identity (its balance may be up to a second old).
      */
-    async authenticateForCatalog(key: string): Promise<Account | null> {
+    async authenticateForCatalog(key: string): Promise<KeyHolder | null> {
       const mode = modeOfKey(key);
       if (!mode) return null;
       const hash = sha256Hex(key);

@@ -4,6 +4,7 @@ import { keysetAfter, type KeyValue } from '../../db/keyset.js';
 import { accounts, walletTransactions } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { AuditService } from '../audit/audit.service.js';
+import type { WalletColumns } from '../events/partner-objects.js';
 import { AppError } from '../errors.js';
 import type { LedgerObserver } from './ledger.js';
 import { postAdjustment } from './postings.js';
@@ -32,6 +33,21 @@ export function createWalletService(deps: {
   const { db, clock } = deps;
 
   return {
+    /** Both wallets' balances and thresholds of the account (GET /api/public/v1/wallet). */
+    async balances(accountId: string): Promise<WalletColumns> {
+      const [row] = await db
+        .select({
+          walletBalanceCents: accounts.walletBalanceCents,
+          testWalletBalanceCents: accounts.testWalletBalanceCents,
+          lowBalanceThresholdCents: accounts.lowBalanceThresholdCents,
+          testLowBalanceThresholdCents: accounts.testLowBalanceThresholdCents,
+        })
+        .from(accounts)
+        .where(eq(accounts.id, accountId));
+      if (!row) throw new AppError('ACCOUNT_NOT_FOUND', 'Account not found');
+      return row;
+    },
+
     /**
      * Newest first; ties within one millisecond fall back to insertion order. Live rows only unless
      * `livemode` is false (the test wallet's rows).

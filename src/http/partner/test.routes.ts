@@ -29,7 +29,7 @@ const FailNextBody = Type.Object(
  */
 export async function testModeRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { testMode, config } = app.container;
+  const { testMode, wallet, config } = app.container;
 
   app.addHook('onRequest', async (request) => {
     if (request.livemode)
@@ -54,7 +54,8 @@ export async function testModeRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const cents = await testMode.resetWallet(request.partner!.id);
-      return { ...presentPartnerWallet(request.partner!, false), balanceUsd: centsToUsd(cents) };
+      const balances = await wallet.balances(request.partner!.id);
+      return { ...presentPartnerWallet(balances, false), balanceUsd: centsToUsd(cents) };
     },
   );
 

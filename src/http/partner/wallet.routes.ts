@@ -25,8 +25,7 @@ export async function walletRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: PartnerWalletSchema, ...partnerCommonErrors },
       },
     },
-    // The key check re-reads the account on every request, so its balance is current.
-    async (request) => presentPartnerWallet(request.partner!, request.livemode),
+    async (request) => presentPartnerWallet(await wallet.balances(request.partner!.id), request.livemode),
   );
 
   r.patch(
