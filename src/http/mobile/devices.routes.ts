@@ -24,7 +24,8 @@ const WebPushSubscriptionSchema = Type.Object(
       pattern: '^https://',
       description: 'The push service URL (https); also the device’s `pushToken`',
     }),
-    expirationTime: Type.Optional(Nullable(Type.Number())),
+    // Milliseconds since the epoch (bounded to the range of a JavaScript date).
+    expirationTime: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 8.64e15 }))),
     keys: Type.Object({
       p256dh: Base64Url('The browser’s P-256 public key (65 bytes, base64url)'),
       auth: Base64Url('The 16-byte auth secret (base64url)'),
