@@ -15,8 +15,8 @@
  * - native or WebAssembly code, found next to its package: @node-rs/argon2, @electric-sql/pglite;
  * - pg-native (optional, never installed);
  * - what the service loads only when used, through createRequire or import(): the API reference
- *   page (@scalar/fastify-api-reference), stripe, ioredis, nodemailer (esbuild follows neither
- *   call);
+ *   page (@scalar/fastify-api-reference), stripe, ioredis, nodemailer, and the push services'
+ *   google-auth-library (FCM) and web-push (esbuild follows neither call);
  * - pino: its transports start worker threads from files next to the package;
  * - pdfkit (receipts as PDF, loaded on first use with import()): it reads its font metrics and
  *   colour profiles from files next to the package. The receipt font (dejavu-fonts-ttf) is found

@@ -11,6 +11,8 @@ export const SERVER_EXTERNALS: readonly string[] = [
   'stripe',
   'ioredis',
   'nodemailer',
+  'google-auth-library',
+  'web-push',
   'pino',
   'pdfkit',
 ];

@@ -8,6 +8,7 @@ import { buildInfrastructure } from './container/infrastructure.js';
 import { buildOps } from './container/ops.js';
 import { buildOrders } from './container/orders.js';
 import { buildPayments } from './container/payments.js';
+import { buildPush } from './container/push.js';
 import { buildWebhooks } from './container/webhooks.js';
 
 export type { ContainerDeps } from './container/deps.js';
@@ -23,6 +24,7 @@ export function createContainer(deps: ContainerDeps) {
   const infra = buildInfrastructure(deps);
   const events = buildEvents(infra);
   const accounts = buildAccounts(infra);
+  const push = buildPush(infra);
   const esim = buildEsimProviders(infra, events, deps.esimProviders);
   const catalog = buildCatalog(infra, esim);
   const payments = buildPayments(infra, events, catalog);
@@ -34,6 +36,7 @@ export function createContainer(deps: ContainerDeps) {
     ...infra,
     ...events,
     ...accounts,
+    ...push,
     ...esim,
     ...catalog,
     ...payments,
@@ -60,6 +63,7 @@ export function createContainer(deps: ContainerDeps) {
     async close(): Promise<void> {
       await ops.worker.stop();
       await catalog.catalog.close();
+      await push.push.close();
       infra.redis?.disconnect();
     },
   };

@@ -57,8 +57,10 @@ export default defineConfig(({ command }) => ({
     assetsDir: 'assets',
     target: 'es2022',
     sourcemap: false,
-    // Flags stay separate files (loaded lazily per card) instead of data URIs in the bundle.
-    assetsInlineLimit: (file: string) => (file.includes('flag-icons') ? false : undefined),
+    // Flags stay separate files (loaded lazily per card) instead of data URIs in the bundle; the
+    // service worker too (a worker cannot be registered from a data: URL).
+    assetsInlineLimit: (file: string) =>
+      file.includes('flag-icons') || file.endsWith('/src/sw.js') ? false : undefined,
     // Libraries in one long-lived chunk (they change less often than the app).
     rolldownOptions: {
       // React Router probes React 19's `use` and `useOptimistic` and falls back without them

@@ -13,6 +13,7 @@ import { limitsConfig, type LimitsConfig } from './limits.js';
 import { mailConfig, type MailConfig } from './mail.js';
 import type { Env } from './parse.js';
 import { paymentsConfig, type PaymentsConfig } from './payments.js';
+import { pushConfig, type PushConfig } from './push.js';
 import { sandboxConfig, type SandboxConfig } from './sandbox.js';
 import { serverConfig, type ServerConfig } from './server.js';
 import { storageConfig, type StorageConfig } from './storage.js';
@@ -31,6 +32,7 @@ export interface Config
     EsimConfig,
     SandboxConfig,
     MailConfig,
+    PushConfig,
     WebhooksConfig,
     CatalogConfig,
     WorkerConfig,
@@ -44,6 +46,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     ...paymentsConfig(env),
     ...esimConfig(env),
     ...mailConfig(env),
+    ...pushConfig(env),
     ...webhooksConfig(env),
     ...sandboxConfig(env),
     ...catalogConfig(env),

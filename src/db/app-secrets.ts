@@ -6,14 +6,19 @@ import { appSecrets } from './schema/index.js';
 
 /**
  * A secret generated once and shared through the database: the first caller inserts 32 random
- * bytes, every later caller (on any instance) reads the same row. Memoised per process.
+ * bytes (or what `generate` makes, such as a key pair), every later caller (on any instance)
+ * reads the same row. Memoised per process.
  */
-export function databaseSecret(deps: { db: Db; clock: Clock }, name: string): () => Promise<string> {
+export function databaseSecret(
+  deps: { db: Db; clock: Clock },
+  name: string,
+  generate: () => string = () => randomToken(32),
+): () => Promise<string> {
   let pending: Promise<string> | undefined;
   const load = async (): Promise<string> => {
     await deps.db
       .insert(appSecrets)
-      .values({ name, value: randomToken(32), createdAt: deps.clock.now() })
+      .values({ name, value: generate(), createdAt: deps.clock.now() })
       .onConflictDoNothing();
     const [row] = await deps.db
       .select({ value: appSecrets.value })

@@ -18,7 +18,8 @@ export type IdPrefix =
   | 'mail'
   | 'aud'
   | 'att'
-  | 'fx';
+  | 'fx'
+  | 'push';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(20)}`;

@@ -14,6 +14,9 @@ export const LOG_REDACT_PATHS = [
   '*.resetToken',
   '*.webhookSecret',
   '*.signature',
+  // Push tokens and Web Push subscriptions (endpoint, encryption keys) address one device.
+  '*.pushToken',
+  '*.subscription',
   'req.headers["stripe-signature"]',
   'req.headers["sandbox-signature"]',
   'req.headers.sign',

@@ -7,6 +7,7 @@ import { limitsConfig } from '../../src/config/limits.js';
 import { mailConfig } from '../../src/config/mail.js';
 import type { Env } from '../../src/config/parse.js';
 import { paymentsConfig } from '../../src/config/payments.js';
+import { pushConfig } from '../../src/config/push.js';
 import { sandboxConfig } from '../../src/config/sandbox.js';
 import { serverConfig } from '../../src/config/server.js';
 import { storageConfig } from '../../src/config/storage.js';
@@ -20,6 +21,7 @@ const areas: Record<string, (env: Env) => object> = {
   esimConfig,
   sandboxConfig,
   mailConfig,
+  pushConfig,
   webhooksConfig,
   catalogConfig,
   workerConfig,
@@ -66,6 +68,10 @@ describe('config areas (issue 29 S6)', () => {
     );
     expect(() => mailConfig({ MAIL_TRANSPORT: 'smtp' })).toThrow(/^SMTP_URL is required/);
     expect(() => esimConfig({ ESIM_PROVIDER: 'esimaccess' })).toThrow(ConfigError);
+    expect(() => pushConfig({ APNS_KEY_FILE: '/k.p8' })).toThrow(/^APNS_KEY_ID is required/);
+    expect(() => pushConfig({ VAPID_PUBLIC_KEY: 'B' })).toThrow(/^VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY/);
+    expect(() => pushConfig({ VAPID_SUBJECT: 'http://x' })).toThrow(/^VAPID_SUBJECT must be/);
+    expect(() => pushConfig({ PUSH_TRANSPORT: 'fcm' })).toThrow(/^PUSH_TRANSPORT must be one of/);
     // An area reads only its own variables: another area's bad value does not stop it.
     expect(catalogConfig({ PORT: 'abc', PRICE_MARKUP_PERCENT: '50' })).toEqual({
       catalog: { markupPercent: 50, syncIntervalMinutes: 360 },

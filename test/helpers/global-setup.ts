@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -22,6 +23,47 @@ declare module 'vitest' {
  * database costs a copy instead of an initdb plus every migration (see test/helpers/database.ts).
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const tlsDir = project.config.env.TEST_TLS_DIR;
+  if (tlsDir) writeTestCertificate(tlsDir);
+  const cleanup = await setupDatabase(project);
+  return async () => {
+    await cleanup();
+    if (tlsDir) rmSync(tlsDir, { recursive: true, force: true });
+  };
+}
+
+/**
+ * A self-signed certificate for localhost and 127.0.0.1 (cert.pem, key.pem) the push service
+ * fakes serve with and the workers trust (NODE_EXTRA_CA_CERTS, see vitest.config.ts).
+ */
+function writeTestCertificate(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
+}
+
+async function setupDatabase(project: TestProject): Promise<() => Promise<void>> {
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
     const name = `esim_test_template_${randomBytes(6).toString('hex')}`;

@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, customType, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  customType,
+  index,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => 'bytea',
@@ -96,6 +106,12 @@ export const passwordResetTokens = pgTable(
   (t) => [index('password_reset_tokens_account_idx').on(t.accountId)],
 );
 
+/** A browser's PushSubscription as the Push API gives it (`subscription.toJSON()`). */
+export interface WebPushSubscription {
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+}
+
 export const pushDevices = pgTable(
   'push_devices',
   {
@@ -103,8 +119,11 @@ export const pushDevices = pgTable(
     accountId: text('account_id')
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
-    platform: text('platform', { enum: ['IOS', 'ANDROID'] }).notNull(),
+    platform: text('platform', { enum: ['IOS', 'ANDROID', 'WEB'] }).notNull(),
+    /** APNs or FCM token; for WEB the subscription's endpoint (one browser profile's install). */
     pushToken: text('push_token').notNull().unique(),
+    /** WEB only: the browser's PushSubscription (endpoint and encryption keys) Web Push needs. */
+    subscription: jsonb('subscription').$type<WebPushSubscription>(),
     appVersion: text('app_version'),
     createdAt: ts('created_at').notNull(),
     lastSeenAt: ts('last_seen_at').notNull(),

@@ -5,6 +5,7 @@ import { adminSupportRoutes } from './support.routes.js';
 import { auditRoutes } from './audit.routes.js';
 import { adminAccountRoutes } from './accounts.routes.js';
 import { adminMailRoutes } from './mail.routes.js';
+import { adminPushRoutes } from './push.routes.js';
 import { adminOrdersRoutes } from './orders.routes.js';
 import { adminSandboxEsimRoutes } from './sandbox-esim.routes.js';
 import { adminJobsRoutes } from './jobs.routes.js';
@@ -16,6 +17,7 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
   await app.register(auditRoutes);
   await app.register(adminAccountRoutes);
   await app.register(adminMailRoutes);
+  await app.register(adminPushRoutes);
   await app.register(adminWalletRoutes);
   await app.register(adminOrdersRoutes);
   await app.register(adminSandboxEsimRoutes);

@@ -42,7 +42,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Payments: 'Wallet top-ups by card or crypto, and the providers’ webhooks.',
   Support: 'Support tickets and messages; the contact form and guest threads for people without an account.',
   Legal: 'Terms, privacy and refund policies, the contact page, and who the seller is.',
-  'Push devices': 'Devices that receive push notifications.',
+  'Push devices': 'Devices that receive push notifications, and the Web Push (VAPID) public key.',
   Webhooks: 'Endpoints that receive signed event deliveries (Standard Webhooks).',
   Events: 'Every event of the last 30 days, for polling or catching up.',
   'Test mode': 'Helpers for test keys (svc_test_sk_…) only.',
@@ -50,6 +50,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Audit: 'The audit log of operator actions.',
   Jobs: 'Background jobs that ran out of retries (dead letters): list, inspect and retry them.',
   Mail: 'Recorded outgoing mail.',
+  Push: 'Recorded push notifications, one per device, with the result of each send.',
   Sandbox: 'Controls of the sandbox providers.',
 };
 

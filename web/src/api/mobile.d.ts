@@ -399,6 +399,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/push/vapid-public-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Web Push public key
+         * @description The VAPID public key (base64url) to pass as `applicationServerKey` to `PushManager.subscribe`; register the subscription with `POST /user/push-devices` and platform `WEB`.
+         */
+        get: operations["getVapidPublicKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/support/contact": {
         parameters: {
             query?: never;
@@ -778,7 +798,7 @@ export interface paths {
         put?: never;
         /**
          * Register this device
-         * @description Upsert by `pushToken`; call it on every app launch (it refreshes `appVersion` and `lastSeenAt`). A token registered earlier by another account moves to the caller.
+         * @description Upsert by `pushToken`; call it on every app launch (it refreshes `appVersion` and `lastSeenAt`). A token registered earlier by another account moves to the caller. A browser registers with platform `WEB`, its subscription’s endpoint as `pushToken` and the `subscription` itself (required for `WEB`, refused for the others).
          */
         post: operations["registerPushDevice"];
         /**
@@ -1227,6 +1247,10 @@ export interface components {
             /** @description `total` is what was charged, in USD. `displayTotal` is the same amount in the display currency at the rate in force at the purchase (`exchangeRate`), or what the payer paid when a top-up was paid in that currency; null for USD. */
             receipt: components["schemas"]["Receipt"];
         };
+        /** GetVapidPublicKeyResponse */
+        GetVapidPublicKeyResponse: {
+            publicKey: string;
+        };
         /** GuestTicket */
         GuestTicket: {
             /**
@@ -1425,7 +1449,7 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds
              */
             lastSeenAt: string;
-            platform: "IOS" | "ANDROID";
+            platform: "IOS" | "ANDROID" | "WEB";
             pushToken: string;
         };
         /** Receipt */
@@ -1519,9 +1543,10 @@ export interface components {
         /** RegisterPushDeviceRequest */
         RegisterPushDeviceRequest: {
             appVersion?: string | null;
-            platform: "IOS" | "ANDROID";
-            /** @description APNs or FCM registration token */
+            platform: "IOS" | "ANDROID" | "WEB";
+            /** @description APNs or FCM registration token; for `WEB` the subscription’s `endpoint` */
             pushToken: string;
+            subscription?: components["schemas"]["WebPushSubscription"];
         };
         /** RegisterPushDeviceResponse */
         RegisterPushDeviceResponse: {
@@ -1609,7 +1634,7 @@ export interface components {
         };
         /** UnregisterPushDeviceRequest */
         UnregisterPushDeviceRequest: {
-            /** @description APNs or FCM registration token */
+            /** @description APNs or FCM registration token; for `WEB` the subscription’s `endpoint` */
             pushToken: string;
         };
         /** UnregisterPushDeviceResponse */
@@ -1702,6 +1727,18 @@ export interface components {
             id: string;
             kind: "deposit" | "withdrawal" | "purchase" | "refund";
             orderId: string | null;
+        };
+        /** WebPushSubscription */
+        WebPushSubscription: {
+            /** @description The push service URL (https); also the device’s `pushToken` */
+            endpoint: string;
+            expirationTime?: number | null;
+            keys: {
+                /** @description The 16-byte auth secret (base64url) */
+                auth: string;
+                /** @description The browser’s P-256 public key (65 bytes, base64url) */
+                p256dh: string;
+            };
         };
     };
     responses: never;
@@ -3567,6 +3604,58 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReceiveCryptoWebhookResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getVapidPublicKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetVapidPublicKeyResponse"];
                 };
             };
             /** @description Default Response */

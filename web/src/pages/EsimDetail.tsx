@@ -7,6 +7,7 @@ import { canTopUp, EsimStatusBadge } from '../components/EsimCard';
 import { EsimUsagePanel } from '../components/EsimUsagePanel';
 import { FormError } from '../components/FormError';
 import { CodeField, InstallGuide } from '../components/InstallGuide';
+import { PushOptIn } from '../components/PushOptIn';
 import { useI18n } from '../i18n';
 import { topUpPath } from '../lib/plans';
 import { useTitle } from '../lib/title';
@@ -49,6 +50,7 @@ export default function EsimDetail() {
               ) : null
             }
           />
+          <PushOptIn />
           <section className="card">
             <InstallGuide esim={esim} steps heading="h2" />
           </section>
