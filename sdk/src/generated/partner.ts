@@ -350,7 +350,7 @@ export interface webhooks {
         put?: never;
         /**
          * order.refunded delivered to your endpoint
-         * @description The order was refunded to the wallet. data: the Order (REFUNDED). Sent to every enabled endpoint subscribed to the type. Verify the signature over the raw body, deduplicate on webhook-id and answer 2xx within 15 s; anything else is retried with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partner-guide.md.
+         * @description The order was refunded to the wallet (fulfillment abandoned, or its unused eSIMs cancelled by POST /orders/{id}/cancel). data: the Order (REFUNDED; cancelled eSIMs CANCELLED). Sent to every enabled endpoint subscribed to the type. Verify the signature over the raw body, deduplicate on webhook-id and answer 2xx within 15 s; anything else is retried with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partner-guide.md.
          */
         post: operations["receiveOrderRefundedEvent"];
         delete?: never;
