@@ -12,7 +12,7 @@ import { reconcile } from '../../../src/domain/ops/reconcile.js';
 import { DAY, MINUTE, SECOND } from '../../../src/lib/clock.js';
 import { createSandboxEsimControls } from '../../../src/providers/esim/sandbox/controls.js';
 import { EsimProviderError, type EsimProvider } from '../../../src/providers/esim/types.js';
-import { buildTestApp, type TestApp } from '../../helpers/app.js';
+import { ADMIN_TOKEN, buildTestApp, type TestApp } from '../../helpers/app.js';
 import { pickPlan } from '../../helpers/catalog.js';
 import { balanceOf, createUser, type TestUser } from '../../helpers/factories.js';
 import { expectLedgerInvariant } from '../../helpers/ledger.js';
@@ -150,7 +150,13 @@ describe('POST /user/orders/:id/cancel', () => {
     const user = await createUser(t.container, { balanceCents: priceCents });
     const { orderId } = await buy(user);
     const [esim] = await esimRows(orderId);
-    await controls.setInstalled(esim!.iccid);
+    const installed = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/v1/sandbox/esim-provider/install',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      payload: { iccid: esim!.iccid },
+    });
+    expect(installed.json()).toMatchObject({ iccid: esim!.iccid, status: 'PENDING', everInstalled: true });
     // Our own rows still say PENDING: only the provider knows.
     expect((await detail(user, orderId)).cancellable).toBe(true);
     const res = await cancel(user, orderId);
@@ -306,6 +312,32 @@ describe('POST /user/orders/:id/cancel', () => {
     expect(await balanceOf(t.container, user.id)).toBe(priceCents);
     // The customer's retry after the crash answers the refunded order.
     expect((await cancel(user, orderId)).json().order.status).toBe('REFUNDED');
+  });
+
+  it('dies inside the refunding transaction: none of it commits; the job refunds once', async () => {
+    const user = await createUser(t.container, { balanceCents: priceCents });
+    const { orderId } = await buy(user);
+    const audit = t.container.audit;
+    const record = audit.record;
+    // The last write of step 5 fails, as a process killed before COMMIT would leave it.
+    audit.record = async () => {
+      throw new Error('killed before commit');
+    };
+    try {
+      expect((await cancel(user, orderId)).statusCode).toBe(500);
+    } finally {
+      audit.record = record;
+    }
+    expect((await orderRow(orderId)).status).toBe('COMPLETED');
+    expect((await esimRows(orderId)).map((e) => e.status)).toEqual(['PENDING']);
+    expect(await refunds(orderId)).toHaveLength(0);
+    expect(await balanceOf(t.container, user.id)).toBe(0);
+    t.clock.advance(3 * MINUTE);
+    await t.container.worker.runDue();
+    expect((await orderRow(orderId)).status).toBe('REFUNDED');
+    expect((await esimRows(orderId)).map((e) => e.status)).toEqual(['CANCELLED']);
+    expect(await refunds(orderId)).toHaveLength(1);
+    expect(await balanceOf(t.container, user.id)).toBe(priceCents);
   });
 
   it('installed between the check and the cancel: claim released, 409, no refund, limit not spent', async () => {
