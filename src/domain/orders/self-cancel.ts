@@ -179,7 +179,8 @@ export function createSelfCancel(
       } catch (err) {
         const message = (err as Error).message;
         if (err instanceof EsimProviderError && !err.retryable) {
-          await cancellations.release(order.id, message, clock.now());
+          // Released nothing: a concurrent finisher completed the cancel meanwhile.
+          if (!(await cancellations.release(order.id, message, clock.now()))) return settled(order.id);
           await settlePendingJob(db, cancelJobKey(order.id), clock.now());
           deps.log.warn(
             { orderId: order.id, err: message },
