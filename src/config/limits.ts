@@ -28,6 +28,13 @@ export interface LimitsConfig {
     /** Issue 30 T10: "Download my data" documents per account per hour (each reads every row). */
     exportsPerHour: number;
   };
+  /** Issue 31 L4: self-service cancel and refund of unused eSIM orders. */
+  selfRefunds: {
+    /** An order can be cancelled by its owner this many days after it was placed. */
+    windowDays: number;
+    /** Self-service refunds per account (and mode) in any 30 days. */
+    per30Days: number;
+  };
 }
 
 export function limitsConfig(env: Env): LimitsConfig {
@@ -48,6 +55,10 @@ export function limitsConfig(env: Env): LimitsConfig {
       contactPerEmailPerHour: int(env, 'CONTACT_EMAIL_LIMIT', 5, 1, MAX_LIMIT),
       contactPerIpPerHour: int(env, 'CONTACT_IP_LIMIT', 20, 1, MAX_LIMIT),
       exportsPerHour: int(env, 'EXPORT_LIMIT', 10, 1, MAX_LIMIT),
+    },
+    selfRefunds: {
+      windowDays: int(env, 'REFUND_WINDOW_DAYS', 30, 0, 3650),
+      per30Days: int(env, 'SELF_REFUNDS_PER_30_DAYS', 3, 0, MAX_LIMIT),
     },
   };
 }

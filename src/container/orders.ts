@@ -3,6 +3,7 @@ import { createReceiptService } from '../domain/receipts/receipts.service.js';
 import { createOrderService } from '../domain/orders/orders.service.js';
 import { registerOrderJobs } from '../domain/orders/order-jobs.js';
 import { createOrderAdmin } from '../domain/orders/order-admin.js';
+import { createSelfCancel, registerSelfCancelJob } from '../domain/orders/self-cancel.js';
 import { createTestModeService } from '../domain/testmode/testmode.service.js';
 import type { Infrastructure } from './infrastructure.js';
 import type { Events } from './events.js';
@@ -11,7 +12,7 @@ import type { EsimProviders } from './esim.js';
 import type { Catalog } from './catalog.js';
 import type { Payments } from './payments.js';
 
-/** Orders, fulfillment and their jobs, operator order actions, test mode, the data export, receipts. */
+/** Orders, fulfillment and their jobs, self-service cancel, operator order actions, test mode, the data export, receipts. */
 export function buildOrders(
   infra: Infrastructure,
   areas: { events: Events; esim: EsimProviders; catalog: Catalog; accounts: Accounts; payments: Payments },
@@ -21,7 +22,7 @@ export function buildOrders(
   const { partnerEvents, esimChanges, providerNotifications } = areas.events;
   const { support, legal } = areas.accounts;
   const { payments } = areas.payments;
-  const orders = createOrderService({
+  const orderDeps = {
     db,
     clock,
     queue,
@@ -42,7 +43,21 @@ export function buildOrders(
       fulfillmentMaxAttempts: config.fulfillment.maxAttempts,
       fulfillmentRetryBaseSeconds: config.fulfillment.retryBaseSeconds,
     },
+  };
+  const orders = createOrderService(orderDeps);
+  // Self-service cancel and refund (issue 31 L4), and its safety-net job.
+  const orderCancels = createSelfCancel({
+    ...orderDeps,
+    audit,
+    repository: orders.repository,
+    selfCancel: {
+      windowDays: config.selfRefunds.windowDays,
+      per30Days: config.selfRefunds.per30Days,
+      supportEmail: config.supportEmail,
+      publicBaseUrl: config.publicBaseUrl,
+    },
   });
+  registerSelfCancelJob(jobHandlers, orderCancels);
   const orderAdmin = createOrderAdmin({ db, audit, orders });
   const testMode = createTestModeService({ db, clock, orders });
   // Built here, the first point where every area whose rows it reads exists.
@@ -66,5 +81,5 @@ export function buildOrders(
   providerNotifications.registerJobs(jobHandlers, (orderId) => orders.fulfillment.attempt(orderId, 'job'));
   startupTasks.push(() => orderJobs.scheduleRefresh());
   const purchaseReceipts = createReceiptService({ db, orders: orders.repository, legal, ...areas.catalog });
-  return { orders, orderAdmin, testMode, dataExport, purchaseReceipts };
+  return { orders, orderCancels, orderAdmin, testMode, dataExport, purchaseReceipts };
 }

@@ -6,6 +6,7 @@ import { createEsimAccessProvider } from '../../src/providers/esim/esimaccess/in
 import {
   createEsimAccessProfiles,
   mapEsimAccessStatus,
+  toProviderProfile,
 } from '../../src/providers/esim/esimaccess/profiles.js';
 import { EsimProviderError } from '../../src/providers/esim/types.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
@@ -145,6 +146,23 @@ describe('eSIM Access adapter: profiles', () => {
     expect(mapEsimAccessStatus('USED_EXPIRED')).toBe('EXPIRED');
     expect(mapEsimAccessStatus('CANCEL')).toBe('CANCELLED');
     expect(mapEsimAccessStatus('REVOKED')).toBe('CANCELLED');
+  });
+
+  it('everInstalled: smdpStatus past RELEASED or an installation time; absent when neither is sent', () => {
+    const vendor = {
+      esimTranNo: '1',
+      iccid: '89',
+      ac: 'LPA:1$s$m',
+      esimStatus: 'GOT_RESOURCE',
+      totalVolume: GB,
+    };
+    expect(toProviderProfile({ ...vendor, smdpStatus: 'RELEASED' }).everInstalled).toBe(false);
+    expect(toProviderProfile({ ...vendor, smdpStatus: 'ENABLED' }).everInstalled).toBe(true);
+    expect(toProviderProfile({ ...vendor, smdpStatus: 'DELETED' }).everInstalled).toBe(true);
+    expect(toProviderProfile({ ...vendor, installationTime: '2026-11-27T10:00:00+0000' }).everInstalled).toBe(
+      true,
+    );
+    expect(toProviderProfile(vendor)).not.toHaveProperty('everInstalled');
   });
 
   it('tops up an existing profile once per order id', async () => {

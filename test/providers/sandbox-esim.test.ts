@@ -171,11 +171,29 @@ describe('sandbox eSIM provider', () => {
     expect(await providerError(provider().cancelProfile(p!.providerRef))).toMatchObject({
       kind: 'not_cancellable',
     });
+    expect((await provider().queryProfiles({ providerRef: q!.providerRef }))[0]!.everInstalled).toBe(false);
     await provider().cancelProfile(q!.providerRef);
     expect((await provider().queryProfiles({ providerRef: q!.providerRef }))[0]!.status).toBe('CANCELLED');
+    // A repeated cancel of a cancelled profile succeeds (the self-service cancel retries it).
+    await provider().cancelProfile(q!.providerRef);
     expect(await providerError(provider().cancelProfile('nope'))).toMatchObject({ kind: 'not_found' });
 
     t.clock.advance(400 * DAY);
     expect((await provider().queryProfiles({ providerRef: p!.providerRef }))[0]!.status).toBe('EXPIRED');
+  });
+
+  it('an installed profile, unused, reports everInstalled and cannot be cancelled', async () => {
+    const [p] = await provider().issueProfiles({
+      orderId: 'ord_inst',
+      packageCode: base.packageCode,
+      quantity: 1,
+    });
+    expect((await controls().setInstalled(p!.iccid))?.everInstalled).toBe(true);
+    const [after] = await provider().queryProfiles({ providerRef: p!.providerRef });
+    expect(after).toMatchObject({ status: 'PENDING', dataUsageMb: 0, everInstalled: true });
+    expect(await providerError(provider().cancelProfile(p!.providerRef))).toMatchObject({
+      kind: 'not_cancellable',
+    });
+    expect(await controls().setInstalled('0000000000')).toBeNull();
   });
 });

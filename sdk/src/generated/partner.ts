@@ -72,6 +72,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/v1/orders/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an unused order and refund it to the wallet
+         * @description Allowed while every eSIM of the order was never installed and used no data (asked of the eSIM provider now) and the order is at most 30 days old (REFUND_WINDOW_DAYS), at most 3 times per account and mode in 30 days (SELF_REFUNDS_PER_30_DAYS). The eSIMs are cancelled at the provider (status CANCELLED), the order becomes REFUNDED, the whole amount returns to the wallet in one ledger transaction, and order.refunded fires. A test key cancels test orders through the sandbox, to the test wallet. A repeat of a finished cancel answers the refunded order. Optional Idempotency-Key.
+         */
+        post: operations["cancelOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/v1/esims/{iccid}/install-link": {
         parameters: {
             query?: never;
@@ -330,7 +350,7 @@ export interface webhooks {
         put?: never;
         /**
          * order.refunded delivered to your endpoint
-         * @description The order was refunded to the wallet. data: the Order (REFUNDED). Sent to every enabled endpoint subscribed to the type. Verify the signature over the raw body, deduplicate on webhook-id and answer 2xx within 15 s; anything else is retried with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partner-guide.md.
+         * @description The order was refunded to the wallet (fulfillment abandoned, or its unused eSIMs cancelled by POST /orders/{id}/cancel). data: the Order (REFUNDED; cancelled eSIMs CANCELLED). Sent to every enabled endpoint subscribed to the type. Verify the signature over the raw body, deduplicate on webhook-id and answer 2xx within 15 s; anything else is retried with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partner-guide.md.
          */
         post: operations["receiveOrderRefundedEvent"];
         delete?: never;
@@ -1785,6 +1805,212 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key with the same body within 24 h returns the first response again (status and body) without a second charge; with another body → 409 IDEMPOTENCY_KEY_REUSED. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Order REFUNDED */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "ord_8Hc3Kq1Wz5Ty7Lp2Nb4M",
+                     *       "orderNumber": "SVC-API-261122-7KQ4M2XH",
+                     *       "status": "REFUNDED",
+                     *       "amountUsd": 4.99,
+                     *       "planId": "plan_tr_1gb_7d",
+                     *       "quantity": 1,
+                     *       "createdAt": "2026-11-22T04:30:12.345Z",
+                     *       "livemode": true,
+                     *       "esims": [
+                     *         {
+                     *           "id": "esim_4fQ2x9LmT7bV1cN8kZ3d",
+                     *           "iccid": "8937204016150000001",
+                     *           "activationCode": "LPA:1$smdp.example.com$K2-1XQ9P4-7H3L2M",
+                     *           "qrCodeUrl": "https://api.example.com/api/v1/esims/qr_Zp8Wm2Lk5Vx9Qa7Rt3Yb/qr.png",
+                     *           "smdpAddress": "smdp.example.com",
+                     *           "installUrl": "https://api.example.com/install/pR7vXq2LmN9sT4wZ8bC1dF6gH3jK5yU0eA2iO7lQ1xS",
+                     *           "status": "CANCELLED",
+                     *           "livemode": true
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Missing or unknown API key, or the account is not active */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing or invalid API key"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No order with this id belongs to your account */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "ORDER_NOT_FOUND",
+                     *         "message": "Order not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not cancellable: details.supportEmail and details.supportUrl say how to ask support */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too many requests; retry in 42 s"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; details.requestId identifies it in the logs */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error",
+                     *         "details": {
+                     *           "requestId": "6f1c2a9e-0b7d-4c1e-9a55-2d3f4e5a6b7c"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The eSIM provider could not be asked; nothing changed, try again */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "PROVIDER_ERROR",
+                     *         "message": "The eSIM provider could not be asked; try again shortly"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The provider did not confirm the cancellation yet; it finishes in the background (poll GET /orders/{id}) */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "CANCELLATION_PENDING",
+                     *         "message": "The eSIM provider did not confirm the cancellation yet; it is retried automatically and the refund reaches the wallet when it does.",
+                     *         "details": {
+                     *           "orderId": "ord_8Hc3Kq1Wz5Ty7Lp2Nb4M"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };

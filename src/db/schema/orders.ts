@@ -127,3 +127,31 @@ export const fulfillmentAttempts = pgTable(
   },
   (t) => [index('fulfillment_attempts_order_idx').on(t.orderId)],
 );
+
+/**
+ * Self-service cancellations (issue 31 L4): one row per order, the claim that lets exactly one
+ * cancel of an order go to the provider and to the wallet. `pending`: claimed, the provider's
+ * cancel may be under way (the `order.cancel` job finishes it if the request dies); `done`: the
+ * order is REFUNDED; `released`: given up before anything was refunded (the eSIM was installed in
+ * the meantime), the order stays COMPLETED. Pending and done rows count toward the account's
+ * SELF_REFUNDS_PER_30_DAYS, per mode.
+ */
+export const orderCancellations = pgTable(
+  'order_cancellations',
+  {
+    orderId: text('order_id')
+      .primaryKey()
+      .references(() => orders.id),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    livemode: boolean('livemode').notNull(),
+    status: text('status', { enum: ['pending', 'done', 'released'] }).notNull(),
+    /** Why the claim was released (the provider's answer), for support. */
+    error: text('error'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+    completedAt: ts('completed_at'),
+  },
+  (t) => [index('order_cancellations_account_idx').on(t.accountId, t.livemode, t.createdAt)],
+);

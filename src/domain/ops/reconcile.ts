@@ -1,8 +1,15 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
-import { accounts, esims, jobs, orders, walletTransactions } from '../../db/schema/index.js';
-import { fulfillJobKey, ORDER_JOBS } from '../orders/ports.js';
+import {
+  accounts,
+  esims,
+  jobs,
+  orderCancellations,
+  orders,
+  walletTransactions,
+} from '../../db/schema/index.js';
+import { cancelJobKey, fulfillJobKey, ORDER_JOBS } from '../orders/ports.js';
 import type { Clock } from '../../lib/clock.js';
 
 /** One thing reconciliation found wrong; `check` is stable (alerts and tests match on it). */
@@ -15,7 +22,9 @@ export interface ReconcileProblem {
     | 'refund_mismatch'
     | 'stuck_processing'
     | 'fulfillment_dead_lettered'
-    | 'charged_but_not_sold';
+    | 'charged_but_not_sold'
+    | 'cancel_unfinished'
+    | 'cancel_mismatch';
   /** `live` unless the check is about another wallet of the same account (see WALLETS). */
   mode: string;
   accountId: string;
@@ -224,6 +233,8 @@ export async function reconcile(deps: {
     });
   }
 
+  problems.push(...(await cancellationProblems(db, stuckBefore)));
+
   return {
     ok: problems.length === 0,
     checkedAt: now.toISOString(),
@@ -245,4 +256,48 @@ export function formatReport(report: ReconcileReport): string {
       : `reconcile FAILED: ${report.problems.length} problem(s) in ${report.accounts} accounts, ${report.orders} orders at ${report.checkedAt}`,
   );
   return lines.join('\n');
+}
+
+/**
+ * Self-service cancellations (issue 31 L4; docs/orders.md "Cancel and refund"):
+ * - `cancel_unfinished`: a claim still pending with no `order.cancel` job pending or running
+ *   (dead-lettered: nothing would finish it), or pending for longer than `stuckBefore`;
+ * - `cancel_mismatch`: a claim `done` whose order is not REFUNDED (the refund itself is checked
+ *   with every REFUNDED order above).
+ */
+async function cancellationProblems(db: Db, stuckBefore: Date): Promise<ReconcileProblem[]> {
+  const rows = await db
+    .select({
+      orderId: orderCancellations.orderId,
+      accountId: orderCancellations.accountId,
+      livemode: orderCancellations.livemode,
+      status: orderCancellations.status,
+      updatedAt: orderCancellations.updatedAt,
+      orderNumber: orders.orderNumber,
+      orderStatus: orders.status,
+      jobActive: sql<boolean>`exists (select 1 from ${jobs} where ${jobs.dedupeKey} = 'cancel:' || ${orderCancellations.orderId} and ${jobs.status} in ('pending', 'running'))`,
+    })
+    .from(orderCancellations)
+    .innerJoin(orders, eq(orders.id, orderCancellations.orderId))
+    .where(
+      sql`(${orderCancellations.status} = 'pending') or (${orderCancellations.status} = 'done' and ${orders.status} <> 'REFUNDED')`,
+    );
+  const problems: ReconcileProblem[] = [];
+  for (const row of rows) {
+    const base = { mode: row.livemode ? 'live' : 'test', accountId: row.accountId, orderId: row.orderId };
+    if (row.status === 'done') {
+      problems.push({
+        ...base,
+        check: 'cancel_mismatch',
+        message: `order ${row.orderNumber} was cancelled by its owner but is ${row.orderStatus}, not REFUNDED`,
+      });
+    } else if (!row.jobActive || row.updatedAt < stuckBefore) {
+      problems.push({
+        ...base,
+        check: 'cancel_unfinished',
+        message: `order ${row.orderNumber}: a self-service cancel claimed at ${row.updatedAt.toISOString()} is unfinished${row.jobActive ? '' : ` and its job ${cancelJobKey(row.orderId)} is not pending`}: retry the job`,
+      });
+    }
+  }
+  return problems;
 }

@@ -103,7 +103,12 @@ export const ORDER_JOBS = {
   fulfill: 'order.fulfill',
   expire: 'order.expire',
   refreshEsims: 'esims.refresh',
+  /** Finishes a claimed self-service cancellation whose request did not (./self-cancel.ts). */
+  cancel: 'order.cancel',
 } as const;
+
+/** The dedupe key of an order's self-service cancellation job: one per order. */
+export const cancelJobKey = (orderId: string) => `cancel:${orderId}`;
 
 /** The dedupe key of an order's fulfillment job: at most one pending or running per order. */
 export const fulfillJobKey = (orderId: string) => `fulfill:${orderId}`;

@@ -86,4 +86,34 @@ export async function adminSandboxEsimRoutes(app: FastifyInstance): Promise<void
       };
     },
   );
+
+  r.post(
+    '/sandbox/esim-provider/install',
+    {
+      schema: {
+        operationId: 'installSandboxEsim',
+        tags: ['Sandbox'],
+        summary: 'Mark a sandbox eSIM as installed on a device',
+        description:
+          'Like a phone downloading the profile (eSIM Access smdpStatus past RELEASED), without using data: ' +
+          'a self-service cancel of its order is then refused with 409 ESIM_INSTALLED.',
+        body: Type.Object({ iccid: Type.String({ minLength: 10, maxLength: 22 }) }),
+        response: {
+          200: Type.Object({ iccid: Type.String(), status: Type.String(), everInstalled: Type.Boolean() }),
+          ...adminErrors(404, 409),
+        },
+      },
+    },
+    async (request) => {
+      const profile = await controls().setInstalled(request.body.iccid);
+      if (!profile) throw new AppError('ESIM_NOT_FOUND', 'No sandbox eSIM has this ICCID');
+      await audit.record(db, {
+        action: 'sandbox.esim.install',
+        targetType: 'sandbox',
+        targetId: profile.iccid,
+        requestId: request.id,
+      });
+      return { iccid: profile.iccid, status: profile.status, everInstalled: profile.everInstalled === true };
+    },
+  );
 }

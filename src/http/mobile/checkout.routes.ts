@@ -36,7 +36,7 @@ const CheckoutResponse = Type.Object({
   url: Type.Optional(Type.String({ description: 'card/crypto: hosted payment page to open in a browser' })),
 });
 
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 function checkoutResponse(placed: PlacedOrder): Static<typeof CheckoutResponse> {
   return {

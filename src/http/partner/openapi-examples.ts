@@ -27,6 +27,7 @@ const summary = {
 
 export const orderExamples = {
   created: { ...summary, esims: [esim] },
+  cancelled: { ...summary, status: 'REFUNDED', esims: [{ ...esim, status: 'CANCELLED' }] },
   detail: { ...summary, esims: [{ ...esim, dataUsageMb: 312, totalVolumeMb: 1024 }] },
   list: {
     orders: [summary, { ...summary, id: 'ord_2Jd9Fs6Gh1Qw3Er5Ty8U', orderNumber: 'SVC-API-261121-3MZ8R1PD' }],
@@ -52,6 +53,37 @@ const MESSAGES: Partial<Record<ErrorCode, { message: string; details?: Record<st
     message: 'An account can have at most 10 webhook endpoints; delete one first',
     details: { limit: 10 },
   },
+  ORDER_NOT_CANCELLABLE: {
+    message:
+      'Only a completed eSIM order (not a top-up) whose eSIMs are unused can be cancelled; this one cannot. Ask support at support@example.com or https://api.example.com/support.',
+    details: { supportEmail: 'support@example.com', supportUrl: 'https://api.example.com/support' },
+  },
+  ESIM_INSTALLED: {
+    message:
+      'An eSIM of this order was installed on a device, so the order cannot be cancelled. Ask support at support@example.com or https://api.example.com/support.',
+    details: { supportEmail: 'support@example.com', supportUrl: 'https://api.example.com/support' },
+  },
+  ESIM_USED: {
+    message:
+      'An eSIM of this order has used data, so the order cannot be cancelled. Ask support at support@example.com or https://api.example.com/support.',
+    details: { supportEmail: 'support@example.com', supportUrl: 'https://api.example.com/support' },
+  },
+  REFUND_WINDOW_PASSED: {
+    message:
+      'The order is older than the self-service refund window. Ask support at support@example.com or https://api.example.com/support.',
+    details: { supportEmail: 'support@example.com', supportUrl: 'https://api.example.com/support' },
+  },
+  SELF_REFUND_LIMIT: {
+    message:
+      'The account reached its self-service refunds for the last 30 days. Ask support at support@example.com or https://api.example.com/support.',
+    details: { supportEmail: 'support@example.com', supportUrl: 'https://api.example.com/support' },
+  },
+  CANCELLATION_PENDING: {
+    message:
+      'The eSIM provider did not confirm the cancellation yet; it is retried automatically and the refund reaches the wallet when it does.',
+    details: { orderId: 'ord_8Hc3Kq1Wz5Ty7Lp2Nb4M' },
+  },
+  PROVIDER_ERROR: { message: 'The eSIM provider could not be asked; try again shortly' },
   IDEMPOTENCY_KEY_REUSED: { message: 'This Idempotency-Key was already used with a different request body' },
   IDEMPOTENCY_KEY_IN_USE: { message: 'A request with this Idempotency-Key is still running' },
   RATE_LIMITED: { message: 'Too many requests; retry in 42 s' },

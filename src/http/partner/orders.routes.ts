@@ -16,6 +16,9 @@ import { errorResponse, orderExamples, partnerCommonErrors } from './openapi-exa
 export const IDEMPOTENCY_SCOPE = 'partner.orders';
 /** Test-mode keys have their own key space: the same Idempotency-Key in live and test never meets. */
 export const TEST_IDEMPOTENCY_SCOPE = 'partner.orders.test';
+/** Cancels have their own key spaces, per mode. */
+const CANCEL_SCOPE = 'partner.orders.cancel';
+const TEST_CANCEL_SCOPE = 'partner.orders.cancel.test';
 
 const CreateOrderBody = Type.Object(
   {
@@ -83,7 +86,7 @@ const OrderListSchema = Type.Object(
 /** Partner orders: synchronous wallet-paid purchase, list with cursor, detail with live usage. */
 export async function ordersRoutes(app: FastifyInstance): Promise<void> {
   const typed = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { orders, config } = app.container;
+  const { orders, orderCancels, config } = app.container;
   const baseUrl = config.publicBaseUrl;
 
   /** Idempotency-Key: per account and mode; a dead first attempt's order is answered, never re-placed. */
@@ -237,6 +240,67 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
         'partner',
       );
       return presentPartnerOrder(order, await orders.refreshUsage(esims), baseUrl, true);
+    },
+  );
+
+  typed.post(
+    '/orders/:id/cancel',
+    {
+      config: {
+        idempotency: {
+          scope: (request) => (request.livemode ? CANCEL_SCOPE : TEST_CANCEL_SCOPE),
+          principal: (request) => request.partner!.id,
+          // No body: the key names one order's cancel (the same key for another order → REUSED).
+          fingerprint: (request) => ({ orderId: (request.params as { id: string }).id }),
+        },
+      },
+      schema: {
+        operationId: 'cancelOrder',
+        tags: ['Orders'],
+        summary: 'Cancel an unused order and refund it to the wallet',
+        description:
+          'Allowed while every eSIM of the order was never installed and used no data (asked of the eSIM ' +
+          `provider now) and the order is at most ${config.selfRefunds.windowDays} days old (REFUND_WINDOW_DAYS), ` +
+          `at most ${config.selfRefunds.per30Days} times per account and mode in 30 days (SELF_REFUNDS_PER_30_DAYS). ` +
+          'The eSIMs are cancelled at the provider (status CANCELLED), the order becomes REFUNDED, the whole ' +
+          'amount returns to the wallet in one ledger transaction, and order.refunded fires. A test key cancels ' +
+          'test orders through the sandbox, to the test wallet. A repeat of a finished cancel answers the ' +
+          'refunded order. Optional Idempotency-Key.',
+        headers: IdempotencyHeaders,
+        params: OrderIdParams,
+        response: {
+          200: { ...PartnerOrderSchema, description: 'Order REFUNDED', examples: [orderExamples.cancelled] },
+          404: errorResponse('No order with this id belongs to your account', 'ORDER_NOT_FOUND'),
+          409: errorResponse(
+            'Not cancellable: details.supportEmail and details.supportUrl say how to ask support',
+            'ESIM_INSTALLED',
+            'ESIM_USED',
+            'REFUND_WINDOW_PASSED',
+            'SELF_REFUND_LIMIT',
+            'ORDER_NOT_CANCELLABLE',
+            'IDEMPOTENCY_KEY_REUSED',
+          ),
+          502: errorResponse(
+            'The eSIM provider could not be asked; nothing changed, try again',
+            'PROVIDER_ERROR',
+          ),
+          503: errorResponse(
+            'The provider did not confirm the cancellation yet; it finishes in the background (poll GET /orders/{id})',
+            'CANCELLATION_PENDING',
+          ),
+          ...partnerCommonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const { order, esims } = await orderCancels.cancel({
+        accountId: request.partner!.id,
+        orderId: request.params.id,
+        livemode: request.livemode,
+        channel: 'partner',
+        requestId: request.id,
+      });
+      return presentPartnerOrder(order, esims, baseUrl);
     },
   );
 }

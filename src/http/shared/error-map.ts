@@ -32,6 +32,11 @@ const STATUS: Record<ErrorCode, number> = {
   IDEMPOTENCY_KEY_IN_USE: 409,
   CONFLICT: 409,
   INVALID_STATE: 409,
+  ORDER_NOT_CANCELLABLE: 409,
+  ESIM_INSTALLED: 409,
+  ESIM_USED: 409,
+  REFUND_WINDOW_PASSED: 409,
+  SELF_REFUND_LIMIT: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   URI_TOO_LONG: 414,
@@ -41,6 +46,8 @@ const STATUS: Record<ErrorCode, number> = {
   PROVIDER_ERROR: 502,
   FULFILLMENT_FAILED: 502,
   SERVICE_UNAVAILABLE: 503,
+  // Not stored for Idempotency-Key replays (5xx other than 502): a retry drives it on.
+  CANCELLATION_PENDING: 503,
 };
 
 const MOBILE_OVERRIDES: Partial<Record<ErrorCode, number>> = {

@@ -81,7 +81,12 @@ export function mobileBody(error: AppError, request: FastifyRequest): Record<str
   }
   const body: Record<string, unknown> = { error: message, code: error.code };
   if (error.code === 'INTERNAL_ERROR') body.requestId = request.id;
-  if (error.code === 'FULFILLMENT_FAILED' && error.details?.orderId) body.orderId = error.details.orderId;
+  if (
+    (error.code === 'FULFILLMENT_FAILED' || error.code === 'CANCELLATION_PENDING') &&
+    error.details?.orderId
+  )
+    body.orderId = error.details.orderId;
+  if (typeof error.details?.supportEmail === 'string') body.supportEmail = error.details.supportEmail;
   return body;
 }
 

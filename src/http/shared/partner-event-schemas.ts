@@ -59,7 +59,7 @@ export const EVENT_PAYLOADS: Record<AnyEventType, EventPayload> = {
   },
   'order.refunded': {
     title: 'OrderRefundedEvent',
-    when: 'The order was refunded to the wallet. data: the Order (REFUNDED).',
+    when: 'The order was refunded to the wallet (fulfillment abandoned, or its unused eSIMs cancelled by POST /orders/{id}/cancel). data: the Order (REFUNDED; cancelled eSIMs CANCELLED).',
     data: PartnerOrderSchema,
   },
   'esim.usage_threshold': {

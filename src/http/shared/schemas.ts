@@ -10,6 +10,9 @@ export const MobileErrorSchema = Type.Object(
     code: Type.String({ description: 'Stable machine-readable code, e.g. VALIDATION_ERROR' }),
     requestId: Type.Optional(Type.String()),
     orderId: Type.Optional(Type.String()),
+    supportEmail: Type.Optional(
+      Type.String({ description: 'Where to ask for help when a self-service cancel is refused' }),
+    ),
   },
   { $id: undefined, title: 'MobileError' },
 );

@@ -39,6 +39,12 @@ export interface ProviderProfile {
   dataUsageMb: number;
   activatedAt: Date | null;
   expiresAt: Date | null;
+  /**
+   * Self-service cancel (issue 31 L4): the profile was ever downloaded to a device (eSIM Access:
+   * smdpStatus past RELEASED, or an installation time). Absent when the provider does not say;
+   * the domain then treats any status but PENDING as installed.
+   */
+  everInstalled?: boolean;
 }
 
 export interface ProviderUsage {
@@ -186,6 +192,10 @@ export interface EsimProvider {
   queryUsage(providerRefs: string[]): Promise<ProviderUsage[]>;
   /** Adds a top-up package to an existing profile; idempotent on `orderId`. */
   topUp(request: TopUpRequest): Promise<ProviderProfile>;
-  /** Cancels an unused profile (the provider refunds us). */
+  /**
+   * Cancels a never-installed, unused profile (the provider refunds us). A profile that cannot be
+   * cancelled (installed, used, expired) throws EsimProviderError `not_cancellable`; one that is
+   * already cancelled may resolve or throw `not_cancellable` (the domain then queries it).
+   */
   cancelProfile(providerRef: string): Promise<void>;
 }

@@ -723,6 +723,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/user/orders/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an unused eSIM order and refund it to the wallet
+         * @description Allowed while every eSIM of the order was never installed and used no data (asked of the eSIM provider now) and the order is at most 30 days old, at most 3 times per account in 30 days. The eSIMs are cancelled at the provider and become CANCELLED, the order REFUNDED, and the whole amount returns to the wallet, whatever paid for it (card and crypto included). Refused → 409 ORDER_NOT_CANCELLABLE, ESIM_INSTALLED, ESIM_USED, REFUND_WINDOW_PASSED or SELF_REFUND_LIMIT (the message says how to reach support; `supportEmail`). Provider unreachable while cancelling → 503 CANCELLATION_PENDING: it finishes in the background. A repeat of a finished cancel answers the refunded order. Optional Idempotency-Key.
+         */
+        post: operations["cancelOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/user/orders/{id}/receipt": {
         parameters: {
             query?: never;
@@ -909,6 +929,10 @@ export interface components {
         };
         /** ActivationPolicy */
         ActivationPolicy: "first_install" | "first_connection";
+        /** CancelOrderResponse */
+        CancelOrderResponse: {
+            order: components["schemas"]["Order"];
+        };
         /** ChangePasswordRequest */
         ChangePasswordRequest: {
             currentPassword?: string;
@@ -1122,6 +1146,8 @@ export interface components {
             error: string;
             orderId?: string;
             requestId?: string;
+            /** @description Where to ask for help when a self-service cancel is refused */
+            supportEmail?: string;
         };
         /**
          * Esim
@@ -1240,6 +1266,8 @@ export interface components {
         };
         /** GetOrderResponse */
         GetOrderResponse: {
+            /** @description The order can be cancelled and refunded by POST /user/orders/{id}/cancel as far as the service knows without asking the eSIM provider (COMPLETED, not a top-up, within REFUND_WINDOW_DAYS, eSIMs unused by the last reading, under SELF_REFUNDS_PER_30_DAYS); the provider is asked on the POST. */
+            cancellable: boolean;
             order: components["schemas"]["Order"];
         };
         /** GetTopUpReceiptResponse */
@@ -5167,6 +5195,112 @@ export interface operations {
                 };
             };
             /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancelOrderResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];

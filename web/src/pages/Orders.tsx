@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { api, unwrap } from '../api/client';
 import type { Order } from '../api/types';
+import { CancelOrder } from '../components/CancelOrder';
 import { EsimCard } from '../components/EsimCard';
 import { FormError } from '../components/FormError';
 import { OrderStatus } from '../components/OrderStatus';
@@ -128,7 +129,8 @@ function OrderDetail({ id, outcome }: { id: string; outcome: string | null }) {
   const esims = useQuery({
     queryKey: ['esims'],
     queryFn: () => unwrap(api.GET('/api/v1/user/esims')),
-    enabled: o?.status === 'COMPLETED',
+    // REFUNDED too: a cancelled order shows its eSIMs as CANCELLED.
+    enabled: o?.status === 'COMPLETED' || o?.status === 'REFUNDED',
   });
   const orderEsims = (esims.data?.esims ?? []).filter((e) => o?.esimIds.includes(e.id));
 
@@ -188,6 +190,7 @@ function OrderDetail({ id, outcome }: { id: string; outcome: string | null }) {
               ) : null}
             </dl>
           </div>
+          {order.data?.cancellable ? <CancelOrder order={o} /> : null}
           {orderEsims.length > 0 ? (
             <section aria-labelledby="order-esims">
               <h2 id="order-esims">{o.topUpIccid ? t('order.toppedUp') : t('order.yourEsims')}</h2>

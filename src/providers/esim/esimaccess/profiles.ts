@@ -69,7 +69,19 @@ export function toProviderProfile(p: EsimAccessProfile): ProviderProfile {
     dataUsageMb: esimAccessUnits.bytesToMb(p.orderUsage ?? 0),
     activatedAt: esimAccessUnits.parseTime(p.activateTime ?? p.installationTime),
     expiresAt: esimAccessUnits.parseTime(p.expiredTime),
+    ...everInstalled(p),
   };
+}
+
+/**
+ * Whether the profile was ever downloaded: smdpStatus RELEASED is "available for download"
+ * (DOWNLOAD, INSTALLATION, ENABLED, DISABLED, DELETED all came after a device took it), and an
+ * installation time says so too. eSIM Access cancels only GOT_RESOURCE + RELEASED profiles.
+ */
+function everInstalled(p: EsimAccessProfile): { everInstalled?: boolean } {
+  if (p.installationTime) return { everInstalled: true };
+  if (p.smdpStatus) return { everInstalled: p.smdpStatus.toUpperCase() !== 'RELEASED' };
+  return {};
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

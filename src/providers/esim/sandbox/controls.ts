@@ -27,6 +27,26 @@ export function createSandboxEsimControls(deps: { db: Db; clock: Clock; notify?:
     },
 
     /**
+     * Marks the newest profile with this ICCID as downloaded to a device (eSIM Access smdpStatus
+     * ENABLED), without using data: it can no longer be cancelled. Null when unknown.
+     */
+    async setInstalled(iccid: string): Promise<ProviderProfile | null> {
+      const [row] = await db
+        .select()
+        .from(sandboxEsimProfiles)
+        .where(eq(sandboxEsimProfiles.iccid, iccid))
+        .orderBy(desc(sandboxEsimProfiles.createdAt))
+        .limit(1);
+      if (!row) return null;
+      const [updated] = await db
+        .update(sandboxEsimProfiles)
+        .set({ installedAt: row.installedAt ?? clock.now() })
+        .where(eq(sandboxEsimProfiles.esimTranNo, row.esimTranNo))
+        .returning();
+      return toProfile(updated!, clock.now());
+    },
+
+    /**
      * Sets the data used by the profile with this ICCID (the newest one: ICCIDs can be reused).
      * First use activates it (validity starts); using it all depletes it. Null when unknown.
      */

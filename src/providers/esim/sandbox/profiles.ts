@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { and, asc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../../db/client.js';
 import { columnList, perShape, reusable, rowValues, typedValueRows } from '../../../db/reusable.js';
 import { sandboxEsimProfiles, sandboxSettings } from '../../../db/schema/index.js';
@@ -177,6 +177,8 @@ export function toProfile(row: ProfileRow, now: Date): ProviderProfile {
     dataUsageMb: row.usedMb,
     activatedAt: row.activatedAt,
     expiresAt: row.expiresAt,
+    // Data cannot be used without installing the profile first.
+    everInstalled: row.installedAt !== null || row.usedMb > 0 || row.activatedAt !== null,
   };
 }
 
@@ -265,6 +267,7 @@ export function createSandboxProfiles(deps: {
         durationDays: pkg.durationDays,
         createdAt: now,
         activatedAt: null,
+        installedAt: null,
         expiresAt: new Date(now.getTime() + INSTALL_WINDOW_DAYS * DAY_MS),
         topUpOrders: [],
       }));
@@ -351,6 +354,7 @@ export function createSandboxProfiles(deps: {
 
     async cancelProfile(providerRef) {
       await sleep(deps.latencyMs);
+      // Like eSIM Access: only a never-installed (RELEASED), unused (GOT_RESOURCE) profile.
       const [cancelled] = await db
         .update(sandboxEsimProfiles)
         .set({ status: 'CANCELLED' })
@@ -359,11 +363,13 @@ export function createSandboxProfiles(deps: {
             eq(sandboxEsimProfiles.esimTranNo, providerRef),
             eq(sandboxEsimProfiles.status, 'PENDING'),
             eq(sandboxEsimProfiles.usedMb, 0),
+            isNull(sandboxEsimProfiles.installedAt),
           ),
         )
         .returning();
       if (cancelled) return;
-      await byRef(providerRef); // throws not_found
+      const row = await byRef(providerRef); // throws not_found
+      if (row.status === 'CANCELLED') return; // a repeated cancel
       throw new EsimProviderError(
         'not_cancellable',
         'only unused profiles can be cancelled',
