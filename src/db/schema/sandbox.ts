@@ -21,6 +21,8 @@ export const sandboxEsimProfiles = pgTable(
     createdAt: ts('created_at').notNull(),
     activatedAt: ts('activated_at'),
     expiresAt: ts('expires_at'),
+    /** eSIM Access smdpStatus of the profile (RELEASED until "installed" by the operator or a test helper). */
+    smdpStatus: text('smdp_status').notNull().default('RELEASED'),
     /** Order ids of top-ups applied, so a repeated top-up call is a no-op (idempotent on order id). */
     topUpOrders: jsonb('top_up_orders').$type<string[]>().notNull().default([]),
   },

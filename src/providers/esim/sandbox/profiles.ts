@@ -8,6 +8,7 @@ import {
   EsimProviderError,
   type EsimProvider,
   type ProviderEsimStatus,
+  type ProviderInstallState,
   type ProviderPackage,
   type ProviderProfile,
 } from '../types.js';
@@ -177,8 +178,28 @@ export function toProfile(row: ProfileRow, now: Date): ProviderProfile {
     dataUsageMb: row.usedMb,
     activatedAt: row.activatedAt,
     expiresAt: row.expiresAt,
+    installState: SMDP_INSTALL_STATE[row.smdpStatus] ?? 'RELEASED',
   };
 }
+
+/** The sandbox keeps eSIM Access's smdpStatus; the contract's install state is read from it. */
+const SMDP_INSTALL_STATE: Record<string, ProviderInstallState> = {
+  RELEASED: 'RELEASED',
+  DOWNLOAD: 'INSTALLED',
+  INSTALLATION: 'INSTALLED',
+  ENABLED: 'ENABLED',
+  DISABLED: 'DISABLED',
+  DELETED: 'DELETED',
+};
+
+/** Install state → the smdpStatus eSIM Access would report for it. */
+export const SMDP_STATUS: Record<ProviderInstallState, string> = {
+  RELEASED: 'RELEASED',
+  INSTALLED: 'INSTALLATION',
+  ENABLED: 'ENABLED',
+  DISABLED: 'DISABLED',
+  DELETED: 'DELETED',
+};
 
 /**
  * Sandbox profile lifecycle with DB-held state: it survives restarts and is shared by every
@@ -266,6 +287,7 @@ export function createSandboxProfiles(deps: {
         createdAt: now,
         activatedAt: null,
         expiresAt: new Date(now.getTime() + INSTALL_WINDOW_DAYS * DAY_MS),
+        smdpStatus: 'RELEASED',
         topUpOrders: [],
       }));
       // Like eSIM Access: ORDER_STATUS GOT_RESOURCE once the order's profiles are allocated.
