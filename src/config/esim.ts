@@ -38,7 +38,7 @@ export function esimConfig(env: Env): EsimConfig {
     esimPoll: {
       intervalSeconds: int(env, 'ESIM_POLL_INTERVAL_SECONDS', 300, 10, 86_400),
       // eSIM Access allows 8 requests/s per account: the poll takes half, orders and top-ups the rest.
-      ratePerSecond: int(env, 'ESIM_POLL_RATE_PER_SECOND', 4, 1, 8),
+      ratePerSecond: int(env, 'ESIM_POLL_RATE_PER_SECOND', 4, 1, 100),
       batch: int(env, 'ESIM_POLL_BATCH', 600, 1, 100_000),
     },
   };

@@ -13,12 +13,14 @@ export const realSleep: Sleep = (ms) => (ms > 0 ? new Promise((r) => setTimeout(
 export function createRateLimiter(deps: { clock: Clock; perSecond: number; sleep?: Sleep }) {
   const spacingMs = 1000 / deps.perSecond;
   const sleep = deps.sleep ?? realSleep;
-  let nextAt = 0;
+  let lastAt = Number.NEGATIVE_INFINITY;
   return {
     async acquire(): Promise<void> {
-      const now = deps.clock.now().getTime();
-      const at = Math.max(now, nextAt);
-      nextAt = at + spacingMs;
+      // Time as we know it: the clock, or the end of our own last wait if the clock shows less
+      // (a clock that stands still, as in tests, must not make each wait longer than the last).
+      const now = Math.max(deps.clock.now().getTime(), lastAt);
+      const at = Math.max(now, lastAt + spacingMs);
+      lastAt = at;
       await sleep(at - now);
     },
   };

@@ -699,7 +699,10 @@ export interface components {
         };
         /** ExpireTestEsimRequest */
         ExpireTestEsimRequest: {
-            /** @description Days until the validity ends: 3, 1, or 0 (expired now) */
+            /**
+             * @description Days until the validity ends: 3, 1, or 0 (expired now)
+             * @enum {integer}
+             */
             daysLeft: 3 | 1 | 0;
         };
         /** InstallTestEsimRequest */
@@ -3058,6 +3061,36 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Esim"];
+                };
+            };
+            /** @description The body is not a JSON object */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "body.quantity must be <= 10",
+                     *         "details": {
+                     *           "issues": [
+                     *             {
+                     *               "field": "quantity",
+                     *               "message": "must be <= 10"
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing or unknown API key, or the account is not active */

@@ -162,6 +162,7 @@ export async function testModeRoutes(app: FastifyInstance): Promise<void> {
         body: Type.Object({}, { additionalProperties: false, examples: [{}] }),
         response: {
           200: PartnerEsimSchema,
+          400: errorResponse('The body is not a JSON object', 'VALIDATION_ERROR'),
           403: forbidden,
           404: errorResponse('No test eSIM of yours has this id or ICCID', 'ESIM_NOT_FOUND'),
           ...partnerCommonErrors,
@@ -191,7 +192,11 @@ export async function testModeRoutes(app: FastifyInstance): Promise<void> {
         params: EsimParam,
         body: Type.Object(
           {
-            daysLeft: Type.Union([Type.Literal(3), Type.Literal(1), Type.Literal(0)], {
+            daysLeft: Type.Unsafe<3 | 1 | 0>({
+              type: 'integer',
+              enum: [3, 1, 0],
+              minimum: 0,
+              maximum: 3,
               description: 'Days until the validity ends: 3, 1, or 0 (expired now)',
             }),
           },

@@ -30,6 +30,14 @@ describe('the poll’s rate limiter', () => {
     await limiter.acquire();
     expect(clock.now().getTime() - before).toBe(125);
   });
+
+  it('a clock that stands still does not make each wait longer than the last', async () => {
+    const clock = new ManualClock(new Date('2026-11-27T10:00:00Z'));
+    const waits: number[] = [];
+    const limiter = createRateLimiter({ clock, perSecond: 4, sleep: async (ms) => void waits.push(ms) });
+    for (let i = 0; i < 5; i++) await limiter.acquire();
+    expect(waits).toEqual([0, 250, 250, 250, 250]);
+  });
 });
 
 describe('refreshStatuses (the scheduled poll)', () => {
