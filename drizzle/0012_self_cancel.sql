@@ -9,7 +9,6 @@ CREATE TABLE "order_cancellations" (
 	"completed_at" timestamp with time zone
 );
 --> statement-breakpoint
-ALTER TABLE "sandbox_esim_profiles" ADD COLUMN "installed_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "order_cancellations" ADD CONSTRAINT "order_cancellations_order_id_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."orders"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "order_cancellations" ADD CONSTRAINT "order_cancellations_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "order_cancellations_account_idx" ON "order_cancellations" USING btree ("account_id","livemode","created_at");

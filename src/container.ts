@@ -22,9 +22,9 @@ export type { ContainerDeps } from './container/deps.js';
 
 export function createContainer(deps: ContainerDeps) {
   const infra = buildInfrastructure(deps);
-  const events = buildEvents(infra);
-  const accounts = buildAccounts(infra);
   const push = buildPush(infra);
+  const events = buildEvents(infra, push.push);
+  const accounts = buildAccounts(infra, events);
   const esim = buildEsimProviders(infra, events, deps.esimProviders);
   const catalog = buildCatalog(infra, esim);
   const payments = buildPayments(infra, events, catalog);

@@ -14,6 +14,8 @@ export interface EsimConfig {
     timeoutMs: number;
   };
   usageCacheSeconds: number;
+  /** The scheduled poll of eSIM state (docs/operations.md "eSIM poll"). */
+  esimPoll: { intervalSeconds: number; ratePerSecond: number; batch: number };
 }
 
 export function esimConfig(env: Env): EsimConfig {
@@ -33,5 +35,11 @@ export function esimConfig(env: Env): EsimConfig {
     esimProvider,
     esimAccess,
     usageCacheSeconds: int(env, 'USAGE_CACHE_SECONDS', 60, 0, 86_400),
+    esimPoll: {
+      intervalSeconds: int(env, 'ESIM_POLL_INTERVAL_SECONDS', 300, 10, 86_400),
+      // eSIM Access allows 8 requests/s per account: the poll takes half, orders and top-ups the rest.
+      ratePerSecond: int(env, 'ESIM_POLL_RATE_PER_SECOND', 4, 1, 100),
+      batch: int(env, 'ESIM_POLL_BATCH', 600, 1, 100_000),
+    },
   };
 }

@@ -6,10 +6,14 @@ import { createSupportService } from '../domain/support/support.service.js';
 import { createLegalService } from '../domain/legal/legal.service.js';
 import { createDevicesService } from '../domain/devices/devices.service.js';
 import { createSessionService } from '../domain/sessions/sessions.service.js';
+import type { Events } from './events.js';
 import type { Infrastructure } from './infrastructure.js';
 
 /** Accounts, sessions, API keys, devices, support, and the legal pages the contact form sits on. */
-export function buildAccounts({ config, db, clock, queue, log, audit, mailer, jobHandlers }: Infrastructure) {
+export function buildAccounts(
+  { config, db, clock, queue, log, audit, mailer, jobHandlers }: Infrastructure,
+  { alerts }: Pick<Events, 'alerts'>,
+) {
   const sessions = createSessionService({ db, clock });
   const apiKeys = createApiKeyService({ db, clock });
   // One argon2 gate per container: a bounded queue and a per-client share (issue 28 H2).
@@ -35,6 +39,7 @@ export function buildAccounts({ config, db, clock, queue, log, audit, mailer, jo
     supportEmail: config.supportEmail,
     publicBaseUrl: config.publicBaseUrl,
     onMailError: (error) => log.warn({ err: String(error) }, 'support mail could not be recorded'),
+    alerts,
   });
   const legal = createLegalService({
     company: { ...config.company, supportEmail: config.supportEmail },

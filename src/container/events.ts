@@ -1,20 +1,39 @@
+import type { PushPort } from '../domain/alerts/ports.js';
+import { createAlertService } from '../domain/alerts/alerts.service.js';
 import { createEsimChanges } from '../domain/events/esim-changes.js';
+import { createEsimMilestones } from '../domain/events/esim-milestones.js';
 import { createEventOutbox } from '../domain/events/outbox.js';
 import { createPartnerEvents } from '../domain/events/partner-events.js';
 import { createProviderNotifications } from '../domain/events/provider-notifications.js';
 import type { Infrastructure } from './infrastructure.js';
 
 /**
- * Partner events: the outbox, the typed emitters, the observers of eSIM changes and the inbound
- * provider notifications.
+ * Partner events and traveller alerts: the outbox, the typed emitters, the alerts (AlertPort),
+ * the observers of eSIM changes and the inbound provider notifications.
  */
-export function buildEvents({ config, db, clock, queue }: Infrastructure) {
+export function buildEvents(
+  { config, db, clock, queue, log, mailer, jobHandlers, startupTasks }: Infrastructure,
+  push: PushPort,
+) {
   const outbox = createEventOutbox({ db, clock });
   const partnerEvents = createPartnerEvents({ outbox, publicBaseUrl: config.publicBaseUrl });
-  // Areas built later add their observers (alerts, auto top-up); partner events come first.
+  /** Traveller alerts (issue 31 L2): the AlertPort other areas call (support, auto top-up). */
+  const alerts = createAlertService({
+    db,
+    queue,
+    push,
+    mailer,
+    publicBaseUrl: config.publicBaseUrl,
+    log,
+  });
+  alerts.registerJobs(jobHandlers);
+  // Areas built later add their observers (auto top-up); partner events and alerts come first.
   const esimChanges = createEsimChanges();
-  esimChanges.observe((tx, esimId) => partnerEvents.usageChanged(tx, esimId));
+  const esimMilestones = createEsimMilestones({ db, clock, queue, partnerEvents, alerts });
+  esimChanges.observe((tx, esimId) => esimMilestones.changed(tx, esimId));
+  esimMilestones.registerJobs(jobHandlers);
+  startupTasks.push(() => esimMilestones.scheduleScan());
   const providerNotifications = createProviderNotifications({ db, clock, queue, esimChanges });
-  return { outbox, partnerEvents, esimChanges, providerNotifications };
+  return { outbox, partnerEvents, alerts, esimChanges, esimMilestones, providerNotifications };
 }
 export type Events = ReturnType<typeof buildEvents>;

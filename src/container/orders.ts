@@ -19,7 +19,7 @@ export function buildOrders(
 ) {
   const { config, db, clock, queue, log, metrics, audit, mailer, receipts, jobHandlers, startupTasks } =
     infra;
-  const { partnerEvents, esimChanges, providerNotifications } = areas.events;
+  const { partnerEvents, esimChanges, providerNotifications, alerts } = areas.events;
   const { support, legal } = areas.accounts;
   const { payments } = areas.payments;
   const orderDeps = {
@@ -36,10 +36,12 @@ export function buildOrders(
     payments,
     events: partnerEvents,
     esimChanges,
+    alerts,
     settings: {
       publicBaseUrl: config.publicBaseUrl,
       supportEmail: config.supportEmail,
       usageCacheSeconds: config.usageCacheSeconds,
+      poll: { ratePerSecond: config.esimPoll.ratePerSecond, batch: config.esimPoll.batch },
       fulfillmentMaxAttempts: config.fulfillment.maxAttempts,
       fulfillmentRetryBaseSeconds: config.fulfillment.retryBaseSeconds,
     },
@@ -59,7 +61,7 @@ export function buildOrders(
   });
   registerSelfCancelJob(jobHandlers, orderCancels);
   const orderAdmin = createOrderAdmin({ db, audit, orders });
-  const testMode = createTestModeService({ db, clock, orders });
+  const testMode = createTestModeService({ db, clock, orders, notifications: providerNotifications });
   // Built here, the first point where every area whose rows it reads exists.
   const dataExport = createDataExport({
     clock,
@@ -76,6 +78,7 @@ export function buildOrders(
     log,
     orders,
     retryBaseSeconds: config.fulfillment.retryBaseSeconds,
+    refreshIntervalMs: config.esimPoll.intervalSeconds * 1000,
     payments,
   });
   providerNotifications.registerJobs(jobHandlers, (orderId) => orders.fulfillment.attempt(orderId, 'job'));

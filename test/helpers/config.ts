@@ -34,6 +34,8 @@ export function testConfig(
     TICKET_LIMIT: '100000',
     TICKET_MESSAGE_LIMIT: '100000',
     APP_URL_SCHEMES: 'myapp',
+    // The scheduled poll's spacing is exercised in test/domain/orders/esim-poll.test.ts.
+    ESIM_POLL_RATE_PER_SECOND: '100',
     ...env,
   });
 }

@@ -134,11 +134,18 @@ describe('eSIM Access adapter: profiles', () => {
     raw.orderUsage = 512 * 1024 * 1024;
     raw.esimStatus = 'IN_USE';
     raw.activateTime = '2026-03-31T19:29:36+0000';
+    raw.smdpStatus = 'ENABLED';
     const [profile] = await p.queryProfiles({ providerRef: issued!.providerRef });
-    expect(profile).toMatchObject({ status: 'ACTIVE', dataUsageMb: 512 });
+    expect(profile).toMatchObject({ status: 'ACTIVE', dataUsageMb: 512, installState: 'ENABLED' });
     expect(profile!.activatedAt!.toISOString()).toBe('2026-03-31T19:29:36.000Z');
     expect(await p.queryUsage([issued!.providerRef])).toEqual([
-      { providerRef: issued!.providerRef, dataUsageMb: 512, totalVolumeMb: 3072 },
+      {
+        providerRef: issued!.providerRef,
+        dataUsageMb: 512,
+        totalVolumeMb: 3072,
+        // lastUpdateTime, to the second.
+        measuredAt: expect.any(Date),
+      },
     ]);
     expect(mapEsimAccessStatus('GOT_RESOURCE')).toBe('PENDING');
     expect(mapEsimAccessStatus('USED_UP')).toBe('DEPLETED');

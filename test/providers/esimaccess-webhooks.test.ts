@@ -47,7 +47,24 @@ describe('eSIM Access webhook adapter', () => {
     // Unreadable fields are left out: the eSIM is still looked up, nothing changes.
     expect(notice('DATA_USAGE', { ...esim, orderUsage: -1, totalVolume: 2 })).not.toHaveProperty('usage');
     expect(notice('VALIDITY_USAGE', { ...esim, expiredTime: 'soon' })).not.toHaveProperty('expiresAt');
-    expect(notice('SMDP_EVENT', { ...esim, smdpStatus: 'ENABLED' })).toEqual({ kind: 'other' });
+    expect(notice('SMDP_EVENT', { ...esim, smdpStatus: 'INSTALLATION' })).toEqual({
+      kind: 'status',
+      esim: { providerRef: 'T1', iccid: '8988' },
+      installState: 'INSTALLED',
+    });
+    expect(notice('ESIM_STATUS', { ...esim, esimStatus: 'IN_USE', smdpStatus: 'ENABLED' })).toMatchObject({
+      status: 'ACTIVE',
+      installState: 'ENABLED',
+    });
+    expect(
+      notice('DATA_USAGE', {
+        ...esim,
+        orderUsage: 1,
+        totalVolume: 2,
+        lastUpdateTime: '2025-03-19T18:00:00+0000',
+      }),
+    ).toMatchObject({ measuredAt: new Date('2025-03-19T18:00:00Z') });
+    expect(notice('SOMETHING_NEW', esim)).toEqual({ kind: 'other' });
   });
 
   it('keeps the id, type and body; no notifyId leaves the identity to the body', () => {

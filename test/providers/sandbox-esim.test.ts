@@ -188,12 +188,12 @@ describe('sandbox eSIM provider', () => {
       packageCode: base.packageCode,
       quantity: 1,
     });
-    expect((await controls().setInstalled(p!.iccid))?.everInstalled).toBe(true);
+    expect((await controls().setInstallState(p!.iccid, 'INSTALLED'))?.everInstalled).toBe(true);
     const [after] = await provider().queryProfiles({ providerRef: p!.providerRef });
     expect(after).toMatchObject({ status: 'PENDING', dataUsageMb: 0, everInstalled: true });
     expect(await providerError(provider().cancelProfile(p!.providerRef))).toMatchObject({
       kind: 'not_cancellable',
     });
-    expect(await controls().setInstalled('0000000000')).toBeNull();
+    expect(await controls().setInstallState('0000000000', 'INSTALLED')).toBeNull();
   });
 });

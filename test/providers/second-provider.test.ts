@@ -193,11 +193,11 @@ describe('a second eSIM provider, known only to this test', () => {
     expect(first.json()).toEqual({ received: true });
     let [row] = await t.container.db.select().from(esims).where(eq(esims.id, esim.id));
     expect(row).toMatchObject({ dataUsageMb: 922, totalVolumeMb: 1024 });
-    expect(await thresholds(p.headers)).toEqual([80]);
+    expect(await thresholds(p.headers)).toEqual([50, 80, 90]);
 
     // A replay changes nothing; the record names Acme and its own type.
     expect((await deliver([usage])).statusCode).toBe(200);
-    expect(await thresholds(p.headers)).toEqual([80]);
+    expect(await thresholds(p.headers)).toEqual([50, 80, 90]);
     const recorded = await t.container.db
       .select()
       .from(providerNotifications)
@@ -221,7 +221,7 @@ describe('a second eSIM provider, known only to this test', () => {
     expect(state.statusCode).toBe(200);
     [row] = await t.container.db.select().from(esims).where(eq(esims.id, esim.id));
     expect(row!.status).toBe('DEPLETED');
-    expect(await thresholds(p.headers)).toEqual([80, 100]);
+    expect(await thresholds(p.headers)).toEqual([50, 80, 90, 100]);
     const detail = (
       await t.app.inject({ url: `${PARTNER_ROOT}/orders/${esim.orderId}`, headers: p.headers })
     ).json();

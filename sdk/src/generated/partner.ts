@@ -213,6 +213,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/v1/test/esims/{id}/install": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Install a test eSIM on a pretend device
+         * @description As if the traveller had installed one of your test eSIMs (eSIM id or ICCID): the provider reports the profile INSTALLED and you receive esim.status_changed, exactly as live. The body is optional.
+         */
+        post: operations["installTestEsim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/test/esims/{id}/expire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bring a test eSIM close to (or past) its expiry
+         * @description Moves the end of one of your test eSIMs’ validity as the provider would report it: `daysLeft` 3 or 1 sends esim.expiring (once per eSIM, days left and end), 0 expires it now (status EXPIRED). Events and auto top-ups follow exactly as live.
+         */
+        post: operations["expireTestEsim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/v1/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -370,9 +410,49 @@ export interface webhooks {
         put?: never;
         /**
          * esim.usage_threshold delivered to your endpoint
-         * @description An eSIM reached 80 % or 100 % of its data. data: { esim, thresholdPercent }. Sent to every enabled endpoint subscribed to the type. Verify the signature over the raw body, deduplicate on webhook-id and answer 2xx within 15 s; anything else is retried with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partner-guide.md.
+         * @description An eSIM reached 50 %, 80 %, 90 % or 100 % of its data. data: { esim, thresholdPercent, usageUpdatedAt }. Sent to every enabled endpoint subscribed to the type. Verify the signature over the raw body, deduplicate on webhook-id and answer 2xx within 15 s; anything else is retried with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partner-guide.md.
          */
         post: operations["receiveEsimUsageThresholdEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "esim.expiring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * esim.expiring delivered to your endpoint
+         * @description An eSIM's validity ends in 3 days, or in 1 day. data: { esim, daysLeft, expiresAt }. Sent to every enabled endpoint subscribed to the type. Verify the signature over the raw body, deduplicate on webhook-id and answer 2xx within 15 s; anything else is retried with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partner-guide.md.
+         */
+        post: operations["receiveEsimExpiringEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "esim.status_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * esim.status_changed delivered to your endpoint
+         * @description The eSIM's profile was installed, enabled, disabled or deleted on the device (the provider's lifecycle). data: { esim, installState, previousInstallState }. Sent to every enabled endpoint subscribed to the type. Verify the signature over the raw body, deduplicate on webhook-id and answer 2xx within 15 s; anything else is retried with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partner-guide.md.
+         */
+        post: operations["receiveEsimStatusChangedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -484,7 +564,7 @@ export interface components {
             /** @description https URL on a public address (checked at creation and at every delivery) */
             url: string;
             /** @description Event types to receive; omit for all */
-            events?: ("order.completed" | "order.fulfillment_failed" | "order.refunded" | "esim.usage_threshold" | "wallet.topup_succeeded" | "wallet.low_balance")[];
+            events?: ("order.completed" | "order.fulfillment_failed" | "order.refunded" | "esim.usage_threshold" | "esim.expiring" | "esim.status_changed" | "wallet.topup_succeeded" | "wallet.low_balance")[];
             description?: string;
         };
         /** DeleteTestOrdersFailNextResponse */
@@ -543,12 +623,63 @@ export interface components {
             /** @description false for test-mode objects (made with a svc_test_sk_ key) */
             livemode: boolean;
         };
+        /** EsimExpiringData */
+        EsimExpiringData: {
+            esim: components["schemas"]["Esim"];
+            /** @description Whole days left, at most: 3, then 1. Sent once each per eSIM and validity end. */
+            daysLeft: 3 | 1;
+            /**
+             * Format: date-time
+             * @description When the eSIM's validity ends
+             */
+            expiresAt: string;
+        };
+        /** EsimExpiringEvent */
+        EsimExpiringEvent: {
+            /** @description evt_…; equals the webhook-id header. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "esim.expiring";
+            /** Format: date-time */
+            createdAt: string;
+            /** @description false for events of test keys */
+            livemode: boolean;
+            /** @description The eSIM, the days left and when its validity ends */
+            data: components["schemas"]["EsimExpiringData"];
+        };
         /** EsimStatus */
         EsimStatus: "PENDING" | "ACTIVE" | "DEPLETED" | "EXPIRED" | "CANCELLED";
+        /** EsimStatusChangedData */
+        EsimStatusChangedData: {
+            esim: components["schemas"]["Esim"];
+            /** @description The profile's state on the traveller's device: INSTALLED (downloaded), ENABLED (in use), DISABLED (switched off on the device), DELETED (removed from the device) */
+            installState: "INSTALLED" | "ENABLED" | "DISABLED" | "DELETED";
+            /** @description The state before: RELEASED = not downloaded yet; null = not known */
+            previousInstallState: "RELEASED" | "INSTALLED" | "ENABLED" | "DISABLED" | "DELETED" | null;
+        };
+        /** EsimStatusChangedEvent */
+        EsimStatusChangedEvent: {
+            /** @description evt_…; equals the webhook-id header. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "esim.status_changed";
+            /** Format: date-time */
+            createdAt: string;
+            /** @description false for events of test keys */
+            livemode: boolean;
+            /** @description The eSIM and its profile's new state on the device */
+            data: components["schemas"]["EsimStatusChangedData"];
+        };
         /** EsimUsageThresholdData */
         EsimUsageThresholdData: {
             esim: components["schemas"]["Esim"];
-            thresholdPercent: 80 | 100;
+            /** @description The share of its data the eSIM reached. Each threshold is sent once per eSIM; when a top-up brings usage back below it, the next crossing is sent again. */
+            thresholdPercent: 50 | 80 | 90 | 100;
+            /**
+             * Format: date-time
+             * @description When the provider measured this usage (it can lag the network by hours)
+             */
+            usageUpdatedAt: string;
         };
         /** EsimUsageThresholdEvent */
         EsimUsageThresholdEvent: {
@@ -567,7 +698,7 @@ export interface components {
         Event: {
             /** @description evt_…; also the webhook-id header of its deliveries */
             id: string;
-            /** @description order.completed | order.fulfillment_failed | order.refunded | esim.usage_threshold | wallet.topup_succeeded | wallet.low_balance (ping: test deliveries only) */
+            /** @description order.completed | order.fulfillment_failed | order.refunded | esim.usage_threshold | esim.expiring | esim.status_changed | wallet.topup_succeeded | wallet.low_balance (ping: test deliveries only) */
             type: string;
             /**
              * Format: date-time
@@ -576,7 +707,7 @@ export interface components {
             createdAt: string;
             /** @description false for test-mode objects */
             livemode: boolean;
-            /** @description order.*: the order as GET /orders/{id} returns it; esim.usage_threshold: { esim, thresholdPercent: 80 | 100 }; wallet.topup_succeeded: { paymentId, amountUsd, wallet }; wallet.low_balance: the wallet as GET /wallet returns it. Each type has its named schema in the document's webhooks section. */
+            /** @description order.*: the order as GET /orders/{id} returns it; esim.usage_threshold: { esim, thresholdPercent: 50 | 80 | 90 | 100, usageUpdatedAt }; esim.expiring: { esim, daysLeft: 3 | 1, expiresAt }; esim.status_changed: { esim, installState, previousInstallState }; wallet.topup_succeeded: { paymentId, amountUsd, wallet }; wallet.low_balance: the wallet as GET /wallet returns it. Each type has its named schema in the document's webhooks section. */
             data: {
                 [key: string]: unknown;
             };
@@ -586,6 +717,16 @@ export interface components {
             data: components["schemas"]["Event"][];
             hasMore: boolean;
         };
+        /** ExpireTestEsimRequest */
+        ExpireTestEsimRequest: {
+            /**
+             * @description Days until the validity ends: 3, 1, or 0 (expired now)
+             * @enum {integer}
+             */
+            daysLeft: 3 | 1 | 0;
+        };
+        /** InstallTestEsimRequest */
+        InstallTestEsimRequest: Record<string, never>;
         /** ListWebhookEndpointsResponse */
         ListWebhookEndpointsResponse: {
             data: components["schemas"]["WebhookEndpoint"][];
@@ -811,7 +952,7 @@ export interface components {
         WebhookEndpoint: {
             id: string;
             url: string;
-            events: ("order.completed" | "order.fulfillment_failed" | "order.refunded" | "esim.usage_threshold" | "wallet.topup_succeeded" | "wallet.low_balance")[] | null;
+            events: ("order.completed" | "order.fulfillment_failed" | "order.refunded" | "esim.usage_threshold" | "esim.expiring" | "esim.status_changed" | "wallet.topup_succeeded" | "wallet.low_balance")[] | null;
             description: string | null;
             /** @description disabled after 5 days of failed deliveries; a successful test ping enables it again */
             status: "enabled" | "disabled";
@@ -825,7 +966,7 @@ export interface components {
         WebhookEndpointWithSecret: {
             id: string;
             url: string;
-            events: ("order.completed" | "order.fulfillment_failed" | "order.refunded" | "esim.usage_threshold" | "wallet.topup_succeeded" | "wallet.low_balance")[] | null;
+            events: ("order.completed" | "order.fulfillment_failed" | "order.refunded" | "esim.usage_threshold" | "esim.expiring" | "esim.status_changed" | "wallet.topup_succeeded" | "wallet.low_balance")[] | null;
             description: string | null;
             /** @description disabled after 5 days of failed deliveries; a successful test ping enables it again */
             status: "enabled" | "disabled";
@@ -3117,6 +3258,446 @@ export interface operations {
             };
         };
     };
+    installTestEsim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description eSIM id or ICCID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["InstallTestEsimRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Esim"];
+                };
+            };
+            /** @description The body is not a JSON object */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "body.quantity must be <= 10",
+                     *         "details": {
+                     *           "issues": [
+                     *             {
+                     *               "field": "quantity",
+                     *               "message": "must be <= 10"
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, or the account is not active */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing or invalid API key"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request used a live key; test helpers need a test key */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Test helpers need a test-mode key (svc_test_sk_…); this request used a live key"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No test eSIM of yours has this id or ICCID */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "ESIM_NOT_FOUND",
+                     *         "message": "No test-mode eSIM of yours has this id or ICCID"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (64 KB for JSON unless the route says otherwise). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type) or is compressed (Content-Encoding other than identity). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too many requests; retry in 42 s"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; details.requestId identifies it in the logs */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error",
+                     *         "details": {
+                     *           "requestId": "6f1c2a9e-0b7d-4c1e-9a55-2d3f4e5a6b7c"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    expireTestEsim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description eSIM id or ICCID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "daysLeft": 3
+                 *     }
+                 */
+                "application/json": components["schemas"]["ExpireTestEsimRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Esim"];
+                };
+            };
+            /** @description daysLeft is not 3, 1 or 0 */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "body.quantity must be <= 10",
+                     *         "details": {
+                     *           "issues": [
+                     *             {
+                     *               "field": "quantity",
+                     *               "message": "must be <= 10"
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, or the account is not active */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing or invalid API key"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request used a live key; test helpers need a test key */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "FORBIDDEN",
+                     *         "message": "Test helpers need a test-mode key (svc_test_sk_…); this request used a live key"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No test eSIM of yours has this id or ICCID */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "ESIM_NOT_FOUND",
+                     *         "message": "No test-mode eSIM of yours has this id or ICCID"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (64 KB for JSON unless the route says otherwise). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type) or is compressed (Content-Encoding other than identity). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too many requests; retry in 42 s"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; details.requestId identifies it in the logs */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error",
+                     *         "details": {
+                     *           "requestId": "6f1c2a9e-0b7d-4c1e-9a55-2d3f4e5a6b7c"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listWebhookEndpoints: {
         parameters: {
             query?: never;
@@ -3809,7 +4390,8 @@ export interface operations {
                      *               "dataUsageMb": 312,
                      *               "totalVolumeMb": 1024
                      *             },
-                     *             "thresholdPercent": 80
+                     *             "thresholdPercent": 80,
+                     *             "usageUpdatedAt": "2026-11-24T18:00:00.000Z"
                      *           }
                      *         }
                      *       ],
@@ -4080,6 +4662,92 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["EsimUsageThresholdEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Signature or timestamp did not verify: the delivery is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The endpoint is gone: it is disabled and receives nothing more */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveEsimExpiringEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…); the same on every retry of the event. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject deliveries more than 5 minutes away from now. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed by the base64-decoded part of the endpoint secret after `whsec_` (Standard Webhooks). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EsimExpiringEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Signature or timestamp did not verify: the delivery is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The endpoint is gone: it is disabled and receives nothing more */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveEsimStatusChangedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…); the same on every retry of the event. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject deliveries more than 5 minutes away from now. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed by the base64-decoded part of the endpoint secret after `whsec_` (Standard Webhooks). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EsimStatusChangedEvent"];
             };
         };
         responses: {

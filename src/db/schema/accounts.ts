@@ -29,6 +29,9 @@ export const accounts = pgTable(
     lastName: text('last_name').notNull().default(''),
     preferredCurrency: text('preferred_currency').notNull().default('USD'),
     locale: text('locale').notNull().default('tr'),
+    /** Traveller alerts (issue 31 L2) by e-mail / by push to the account's devices. */
+    notifyEmail: boolean('notify_email').notNull().default(true),
+    notifyPush: boolean('notify_push').notNull().default(true),
     status: text('status', { enum: ['ACTIVE', 'SUSPENDED', 'BANNED', 'DELETED'] })
       .notNull()
       .default('ACTIVE'),

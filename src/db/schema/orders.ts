@@ -91,8 +91,30 @@ export const esims = pgTable(
     dataUsageMb: integer('data_usage_mb').notNull().default(0),
     totalVolumeMb: integer('total_volume_mb').notNull(),
     usageCheckedAt: ts('usage_checked_at'),
-    /** Highest esim.usage_threshold announced (0, 80, 100): each threshold fires once per eSIM. */
+    /**
+     * Highest usage threshold announced (0, 50, 80, 90, 100): esim.usage_threshold for a partner
+     * eSIM, the traveller alert for a web one (an eSIM has one channel, so one mark serves both).
+     * Lowered again when usage drops below it (a top-up), so the next crossing is announced.
+     */
     usageThresholdNotified: integer('usage_threshold_notified').notNull().default(0),
+    /** How often the usage mark was lowered: part of the alert's dedupe key (a new crossing, not a replay). */
+    usageRearms: integer('usage_rearms').notNull().default(0),
+    /** When the provider measured `dataUsageMb` (eSIM Access lastUpdateTime; a poll: its time). */
+    usageUpdatedAt: ts('usage_updated_at'),
+    /**
+     * The profile's state on the device, from the provider's lifecycle (eSIM Access smdpStatus);
+     * null until the provider reported one.
+     */
+    installState: text('install_state', {
+      enum: ['RELEASED', 'INSTALLED', 'ENABLED', 'DISABLED', 'DELETED'],
+    }),
+    /** The install state esim.status_changed last announced: a change is announced once. */
+    installStateNotified: text('install_state_notified'),
+    /**
+     * Fewest days left announced before expiry (3, then 1); null: none yet. Reset when the
+     * validity moves beyond 3 days (a top-up), so the new end is announced again.
+     */
+    expiryNotified: integer('expiry_notified'),
     activatedAt: ts('activated_at'),
     expiresAt: ts('expires_at'),
     createdAt: ts('created_at').notNull(),

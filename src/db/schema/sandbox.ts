@@ -20,12 +20,13 @@ export const sandboxEsimProfiles = pgTable(
     durationDays: integer('duration_days').notNull(),
     createdAt: ts('created_at').notNull(),
     activatedAt: ts('activated_at'),
-    /**
-     * When the profile was downloaded to a device (eSIM Access smdpStatus past RELEASED); null
-     * while it never was. Used data implies it. eSIM Access cancels only never-installed profiles.
-     */
-    installedAt: ts('installed_at'),
     expiresAt: ts('expires_at'),
+    /**
+     * eSIM Access smdpStatus of the profile (RELEASED until "installed" by the operator or a test
+     * helper). Past RELEASED, or with data used, the profile was installed: eSIM Access cancels only
+     * never-installed profiles.
+     */
+    smdpStatus: text('smdp_status').notNull().default('RELEASED'),
     /** Order ids of top-ups applied, so a repeated top-up call is a no-op (idempotent on order id). */
     topUpOrders: jsonb('top_up_orders').$type<string[]>().notNull().default([]),
   },

@@ -51,6 +51,8 @@ export interface ProfilePatch {
   lastName?: string;
   preferredCurrency?: Currency;
   locale?: string;
+  /** Traveller alert channels; a channel left out stays as it is. */
+  notifications?: { email?: boolean; push?: boolean };
 }
 
 /**
@@ -157,6 +159,8 @@ export function createAccountService(deps: AccountServiceDeps) {
       if (patch.lastName !== undefined) changes.lastName = normalizeName(patch.lastName, 'lastName');
       if (patch.preferredCurrency !== undefined) changes.preferredCurrency = patch.preferredCurrency;
       if (patch.locale !== undefined) changes.locale = normalizeLocale(patch.locale);
+      if (patch.notifications?.email !== undefined) changes.notifyEmail = patch.notifications.email;
+      if (patch.notifications?.push !== undefined) changes.notifyPush = patch.notifications.push;
       const [account] = await db.update(accounts).set(changes).where(eq(accounts.id, accountId)).returning();
       if (!account) throw new AppError('ACCOUNT_NOT_FOUND', 'Account not found');
       return view(account);

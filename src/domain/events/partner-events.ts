@@ -1,6 +1,7 @@
-import { and, eq, lt } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Tx } from '../../db/client.js';
-import { accounts, esims, orders } from '../../db/schema/index.js';
+import { accounts } from '../../db/schema/index.js';
+import type { esims, orders } from '../../db/schema/index.js';
 import { centsToUsd } from '../../lib/money.js';
 import { livemodeOf, type EmitEventInput, type EventOutbox } from './outbox.js';
 import {
@@ -8,15 +9,19 @@ import {
   presentPartnerOrder,
   lowBalanceThresholdOf,
   presentPartnerWallet,
+  type EsimExpiringData,
+  type EsimStatusChangedData,
   type EsimUsageThresholdData,
+  type PartnerInstallState,
+  type PartnerUsageThreshold,
   type WalletTopUpData,
 } from './partner-objects.js';
 
 type OrderRow = typeof orders.$inferSelect;
 type EsimRow = typeof esims.$inferSelect;
 
-/** eSIM usage thresholds announced by esim.usage_threshold, each once per eSIM. */
-export const USAGE_THRESHOLDS = [80, 100] as const;
+/** eSIM usage thresholds announced by esim.usage_threshold, each once per eSIM and crossing. */
+export const USAGE_THRESHOLDS = [50, 80, 90, 100] as const;
 
 /** What a change of a wallet balance looked like (the ledger reports every posting). */
 export interface BalanceChange {
@@ -93,39 +98,52 @@ export function createPartnerEvents(deps: { outbox: EventOutbox; publicBaseUrl: 
       });
     },
 
-    /**
-     * Call after storing a usage reading or status of `esimId`: announces each threshold the eSIM
-     * has reached and not announced yet. The conditional UPDATE claims a threshold, so two
-     * concurrent readings announce it once.
-     */
-    async usageChanged(tx: Tx, esimId: string): Promise<void> {
-      const [found] = await tx
-        .select({ esim: esims, channel: orders.channel })
-        .from(esims)
-        .innerJoin(orders, eq(orders.id, esims.orderId))
-        .where(eq(esims.id, esimId));
-      // An eSIM bought on the web is not announced to the Partner API either.
-      if (!found || !announced(found)) return;
-      const { esim } = found;
-      const percent = usagePercent(esim);
-      for (const threshold of USAGE_THRESHOLDS) {
-        if (percent < threshold) break;
-        const [claimed] = await tx
-          .update(esims)
-          .set({ usageThresholdNotified: threshold })
-          .where(and(eq(esims.id, esim.id), lt(esims.usageThresholdNotified, threshold)))
-          .returning();
-        if (!claimed) continue;
-        await outbox.emitEvent(tx, {
-          accountId: esim.accountId,
-          type: 'esim.usage_threshold',
-          livemode: livemodeOf(esim),
-          data: {
-            esim: presentPartnerEsim(claimed, publicBaseUrl, true),
-            thresholdPercent: threshold,
-          } satisfies EsimUsageThresholdData,
-        });
-      }
+    /** `esim.usage_threshold`: `esim` (as stored after the claim) reached `threshold`. */
+    async usageThreshold(tx: Tx, esim: EsimRow, threshold: PartnerUsageThreshold): Promise<void> {
+      await outbox.emitEvent(tx, {
+        accountId: esim.accountId,
+        type: 'esim.usage_threshold',
+        livemode: livemodeOf(esim),
+        data: {
+          esim: presentPartnerEsim(esim, publicBaseUrl, true),
+          thresholdPercent: threshold,
+          usageUpdatedAt: (esim.usageUpdatedAt ?? esim.usageCheckedAt ?? esim.updatedAt).toISOString(),
+        } satisfies EsimUsageThresholdData,
+      });
+    },
+
+    /** `esim.expiring`: `daysLeft` whole days (or less) are left before `esim.expiresAt`. */
+    async esimExpiring(tx: Tx, esim: EsimRow, daysLeft: 3 | 1): Promise<void> {
+      if (!esim.expiresAt) return;
+      await outbox.emitEvent(tx, {
+        accountId: esim.accountId,
+        type: 'esim.expiring',
+        livemode: livemodeOf(esim),
+        data: {
+          esim: presentPartnerEsim(esim, publicBaseUrl, true),
+          daysLeft,
+          expiresAt: esim.expiresAt.toISOString(),
+        } satisfies EsimExpiringData,
+      });
+    },
+
+    /** `esim.status_changed`: the profile's install state on the device changed. */
+    async esimStatusChanged(
+      tx: Tx,
+      esim: EsimRow,
+      installState: PartnerInstallState,
+      previousInstallState: EsimStatusChangedData['previousInstallState'],
+    ): Promise<void> {
+      await outbox.emitEvent(tx, {
+        accountId: esim.accountId,
+        type: 'esim.status_changed',
+        livemode: livemodeOf(esim),
+        data: {
+          esim: presentPartnerEsim(esim, publicBaseUrl, true),
+          installState,
+          previousInstallState,
+        } satisfies EsimStatusChangedData,
+      });
     },
 
     async topUpSucceeded(

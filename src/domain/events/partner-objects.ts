@@ -109,8 +109,31 @@ export function presentPartnerWallet(account: WalletColumns, livemode = true): P
 /** `wallet.topup_succeeded` data: the credited top-up and the wallet after it. */
 export type WalletTopUpData = { paymentId: string; amountUsd: number; wallet: PartnerWallet };
 
-/** `esim.usage_threshold` data: the eSIM (with usage) and the threshold it reached. */
-export type EsimUsageThresholdData = { esim: PartnerEsim; thresholdPercent: 80 | 100 };
+/** The usage thresholds esim.usage_threshold announces, each once per eSIM and crossing. */
+export type PartnerUsageThreshold = 50 | 80 | 90 | 100;
+
+/**
+ * `esim.usage_threshold` data: the eSIM (with usage), the threshold it reached and when the
+ * provider measured that usage (ISO 8601).
+ */
+export type EsimUsageThresholdData = {
+  esim: PartnerEsim;
+  thresholdPercent: PartnerUsageThreshold;
+  usageUpdatedAt: string;
+};
+
+/** `esim.expiring` data: the eSIM, whole days left (3, then 1) and when its validity ends. */
+export type EsimExpiringData = { esim: PartnerEsim; daysLeft: 3 | 1; expiresAt: string };
+
+/** The profile's state on the device, as `esim.status_changed` announces it. */
+export type PartnerInstallState = 'INSTALLED' | 'ENABLED' | 'DISABLED' | 'DELETED';
+
+/** `esim.status_changed` data: the eSIM, its new install state and the one before (null: none). */
+export type EsimStatusChangedData = {
+  esim: PartnerEsim;
+  installState: PartnerInstallState;
+  previousInstallState: PartnerInstallState | 'RELEASED' | null;
+};
 
 /** `ping` data: which endpoint was tested. */
 export type PingData = { endpointId: string; message: string };

@@ -119,17 +119,20 @@ export function createProviderNotifications(deps: {
   ): Promise<NotificationOutcome> {
     const esim = await findEsim(tx, notice.esim);
     if (!esim) return 'unknown_esim';
-    const { status } = notice;
-    if (!status) return 'ignored';
+    const { status, installState } = notice;
     // A top-up revives a DEPLETED eSIM; anything else only moves forward.
     const revived = esim.status === 'DEPLETED' && status === 'ACTIVE';
-    if (RANK[status] <= RANK[esim.status] && !revived) return 'ignored';
+    const moves = status !== undefined && (RANK[status] > RANK[esim.status] || revived);
+    // The install state follows the device (enabled ↔ disabled), so any change is applied.
+    const installs = installState !== undefined && installState !== esim.installState;
+    if (!moves && !installs) return 'ignored';
     const now = clock.now();
     await tx
       .update(esims)
       .set({
-        status,
-        ...(status === 'ACTIVE' && !esim.activatedAt ? { activatedAt: now } : {}),
+        ...(moves ? { status } : {}),
+        ...(moves && status === 'ACTIVE' && !esim.activatedAt ? { activatedAt: now } : {}),
+        ...(installs ? { installState } : {}),
         updatedAt: now,
       })
       .where(eq(esims.id, esim.id));
@@ -151,6 +154,8 @@ export function createProviderNotifications(deps: {
         dataUsageMb: notice.usage.usedMb,
         totalVolumeMb: notice.usage.totalMb,
         usageCheckedAt: now,
+        // When the provider measured it; a notice without that time: when it reached us.
+        usageUpdatedAt: notice.measuredAt ?? now,
         updatedAt: now,
       })
       .where(eq(esims.id, esim.id));

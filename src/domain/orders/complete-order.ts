@@ -121,7 +121,17 @@ export function createOrderCompletion(deps: OrderDeps) {
       : undefined;
     const written: EsimRow[] = toppedUp
       ? [{ ...target!, ...toppedUp, id: target!.id, usageCheckedAt: now, updatedAt: now }]
-      : rows.map((r) => ({ ...r, usageThresholdNotified: 0 })).sort(byCreationThenId);
+      : rows
+          .map((r) => ({
+            ...r,
+            usageThresholdNotified: 0,
+            usageRearms: 0,
+            usageUpdatedAt: null,
+            installState: null,
+            installStateNotified: null,
+            expiryNotified: null,
+          }))
+          .sort(byCreationThenId);
     const event = deps.events?.orderCompletedEvent(done, written);
     const receipt = deps.receipts?.orderCompletedJob(done);
     const s = completionFor(rows.length, Boolean(event), Boolean(receipt));

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, isNull, lte, notInArray, or } from 'drizzl
 import { keysetAfter, type KeysetPage } from '../../db/keyset.js';
 import { esims, orders, plans } from '../../db/schema/index.js';
 import type { ProviderUsage } from '../../providers/esim/types.js';
+import { createRateLimiter } from '../../lib/rate-limiter.js';
 import type { OrderChannel } from './order-numbers.js';
 import { esimProviderFor, type EsimRow, type OrderDeps } from './ports.js';
 
@@ -12,6 +13,14 @@ const FINAL_STATUSES = ['CANCELLED', 'EXPIRED'] as const;
 /** eSIM reads and the usage cache (USAGE_CACHE_SECONDS). */
 export function createEsimReads(deps: OrderDeps) {
   const { db, clock } = deps;
+  const poll = deps.settings.poll;
+  const pollLimiter = poll
+    ? createRateLimiter({
+        clock,
+        perSecond: poll.ratePerSecond,
+        ...(poll.sleep ? { sleep: poll.sleep } : {}),
+      })
+    : undefined;
 
   /**
    * The account's eSIMs of one mode (live unless `livemode` is false), newest first (created_at,
@@ -60,6 +69,7 @@ export function createEsimReads(deps: OrderDeps) {
             totalVolumeMb: reading.totalVolumeMb,
             ...(reading.status ? { status: reading.status } : {}),
             usageCheckedAt: now,
+            usageUpdatedAt: reading.measuredAt ?? now,
             updatedAt: now,
           })
           .where(eq(esims.providerRef, reading.providerRef))
@@ -104,10 +114,12 @@ export function createEsimReads(deps: OrderDeps) {
   }
 
   /**
-   * Periodic job body: full profile state (status, activation, expiry, usage) of the eSIMs checked
-   * longest ago, `limit` per run.
+   * Periodic job body (the scheduled poll): full profile state (status, install state, activation,
+   * expiry, usage) of the eSIMs checked longest ago, at most `settings.poll.batch` per run and
+   * one provider query per `1 / settings.poll.ratePerSecond` s (docs/operations.md "eSIM poll"),
+   * so the poll stays inside the provider's rate limit and leaves room for orders and top-ups.
    */
-  async function refreshStatuses(limit = 50): Promise<number> {
+  async function refreshStatuses(limit = deps.settings.poll?.batch ?? 50): Promise<number> {
     const now = clock.now();
     const due = await db
       .select()
@@ -125,10 +137,13 @@ export function createEsimReads(deps: OrderDeps) {
       .limit(limit);
     for (const esim of due) {
       try {
+        // Test-mode eSIMs ask the built-in sandbox: no provider limit to keep.
+        if (esim.livemode) await pollLimiter?.acquire();
         const [profile] = await esimProviderFor(deps, esim.livemode).queryProfiles({
           providerRef: esim.providerRef,
         });
         if (!profile) continue;
+        const polledAt = clock.now();
         await db.transaction(async (tx) => {
           await tx
             .update(esims)
@@ -138,8 +153,11 @@ export function createEsimReads(deps: OrderDeps) {
               totalVolumeMb: profile.totalVolumeMb,
               activatedAt: profile.activatedAt ?? esim.activatedAt,
               expiresAt: profile.expiresAt ?? esim.expiresAt,
-              usageCheckedAt: now,
-              updatedAt: now,
+              ...(profile.installState ? { installState: profile.installState } : {}),
+              usageCheckedAt: polledAt,
+              // A profile query carries no measuring time: the poll's own.
+              usageUpdatedAt: polledAt,
+              updatedAt: polledAt,
             })
             .where(eq(esims.id, esim.id));
           await deps.esimChanges?.changed(tx, esim.id);

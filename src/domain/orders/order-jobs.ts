@@ -5,8 +5,8 @@ import type { Clock } from '../../lib/clock.js';
 import type { OrderService } from './orders.service.js';
 import { ORDER_JOBS, type OrderLogger, type PaymentsPort } from './ports.js';
 
-/** How often the periodic job refreshes eSIM status and usage from the provider. */
-export const ESIM_REFRESH_INTERVAL_MS = 30 * 60 * 1000;
+/** How often the periodic job refreshes eSIM status and usage by default (ESIM_POLL_INTERVAL_SECONDS). */
+export const ESIM_REFRESH_INTERVAL_MS = 5 * 60 * 1000;
 
 function orderIdOf(payload: Record<string, unknown>): string {
   const id = payload.orderId;
@@ -30,10 +30,13 @@ export function registerOrderJobs(deps: {
   log: OrderLogger;
   orders: OrderService;
   retryBaseSeconds: number;
+  /** Time slot of the scheduled poll (esims.refresh); default ESIM_REFRESH_INTERVAL_MS. */
+  refreshIntervalMs?: number;
   /** Closes the order's pending payment before the order is cancelled. */
   payments?: Pick<PaymentsPort, 'expirePayment'>;
 }): { scheduleRefresh(): Promise<void> } {
   const { handlers, orders, queue, clock } = deps;
+  const refreshEvery = deps.refreshIntervalMs ?? ESIM_REFRESH_INTERVAL_MS;
   const { fulfillment } = orders;
 
   async function refund(orderId: string, reason: string, settle?: SettleExhausted) {
@@ -74,7 +77,7 @@ export function registerOrderJobs(deps: {
   };
 
   function slotKey(at: Date): string {
-    return `esims.refresh:${Math.floor(at.getTime() / ESIM_REFRESH_INTERVAL_MS)}`;
+    return `esims.refresh:${Math.floor(at.getTime() / refreshEvery)}`;
   }
 
   async function scheduleRefresh(at?: Date): Promise<void> {
@@ -88,7 +91,7 @@ export function registerOrderJobs(deps: {
         await orders.refreshStatuses();
       } finally {
         // One job per time slot: the dedupe key stops several instances from piling up copies.
-        await scheduleRefresh(new Date(clock.now().getTime() + ESIM_REFRESH_INTERVAL_MS));
+        await scheduleRefresh(new Date(clock.now().getTime() + refreshEvery));
       }
     },
   };

@@ -2,7 +2,9 @@ import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import type { esims, orders, plans } from '../../db/schema/index.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Clock } from '../../lib/clock.js';
+import type { Sleep } from '../../lib/rate-limiter.js';
 import type { EsimProvider } from '../../providers/esim/types.js';
+import type { AlertPort } from '../alerts/ports.js';
 import type { EsimChanges } from '../events/esim-changes.js';
 import type { PartnerEvents } from '../events/partner-events.js';
 import type { Mailer } from '../mail/mailer.js';
@@ -82,12 +84,19 @@ export interface OrderDeps {
   events?: PartnerEvents;
   /** Told of every stored change of an eSIM's usage or status (src/domain/events/esim-changes.ts). */
   esimChanges?: EsimChanges;
+  /** Traveller alerts: "your eSIM is ready" after a web card/crypto order completes. */
+  alerts?: AlertPort;
   settings: {
     publicBaseUrl: string;
     supportEmail: string;
     usageCacheSeconds: number;
     fulfillmentMaxAttempts: number;
     fulfillmentRetryBaseSeconds: number;
+    /**
+     * The scheduled poll of eSIM state (ESIM_POLL_*): provider queries per second and eSIMs per
+     * run; `sleep` is for tests (a ManualClock). Absent: 50 per run, unthrottled.
+     */
+    poll?: { ratePerSecond: number; batch: number; sleep?: Sleep };
   };
 }
 

@@ -1,3 +1,4 @@
+import type { AlertPort } from '../alerts/ports.js';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import { keysetAfter, type KeysetPage } from '../../db/keyset.js';
@@ -36,6 +37,8 @@ export interface SupportServiceDeps {
   publicBaseUrl: string;
   /** Mail is sent after the change committed; a failure to record it must not fail the request. */
   onMailError?: (error: unknown) => void;
+  /** Traveller alerts: a staff reply to an account's ticket pushes "support answered" to its devices. */
+  alerts?: AlertPort;
 }
 
 export function createSupportService(deps: SupportServiceDeps) {
@@ -251,6 +254,14 @@ export function createSupportService(deps: SupportServiceDeps) {
           requestId: ctx.requestId,
         });
         const mail = await staffReplyMailFor(tx, row, message, guestToken);
+        // Once per reply (its position in the thread); the reply mail above is its e-mail.
+        if (row.accountId)
+          await deps.alerts?.send(
+            tx,
+            row.accountId,
+            { kind: 'ticket_answered', ticketId },
+            `ticket:${ticketId}:${row.messageCount}`,
+          );
         return { view: await viewOf(tx, row), mail };
       });
       await sendAfterCommit(mail);

@@ -2,7 +2,34 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../domain/errors.js';
+import type { ProviderProfile as ProviderProfileView } from '../../providers/esim/types.js';
 import { adminErrors, IsoDate, Nullable } from '../shared/schemas.js';
+
+const Iccid = Type.String({ minLength: 10, maxLength: 22 });
+
+/** A sandbox profile as the provider now has it. */
+const SandboxProfile = Type.Object({
+  iccid: Type.String(),
+  status: Type.String(),
+  installState: Type.String({ description: 'RELEASED, INSTALLED, ENABLED, DISABLED or DELETED' }),
+  dataUsageMb: Type.Integer(),
+  totalVolumeMb: Type.Integer(),
+  activatedAt: Nullable(IsoDate),
+  expiresAt: Nullable(IsoDate),
+});
+
+function present(profile: ProviderProfileView | null) {
+  if (!profile) throw new AppError('ESIM_NOT_FOUND', 'No sandbox eSIM has this ICCID');
+  return {
+    iccid: profile.iccid,
+    status: profile.status,
+    installState: profile.installState ?? 'RELEASED',
+    dataUsageMb: profile.dataUsageMb,
+    totalVolumeMb: profile.totalVolumeMb,
+    activatedAt: profile.activatedAt?.toISOString() ?? null,
+    expiresAt: profile.expiresAt?.toISOString() ?? null,
+  };
+}
 
 /**
  * Controls of the sandbox eSIM provider (decisions §6). With another ESIM_PROVIDER these routes
@@ -57,63 +84,76 @@ export async function adminSandboxEsimRoutes(app: FastifyInstance): Promise<void
         description:
           'First use activates the profile (ACTIVE, validity starts); usedMb ≥ its volume makes it DEPLETED. Our cached usage refreshes after USAGE_CACHE_SECONDS.',
         body: Type.Object({
-          iccid: Type.String({ minLength: 10, maxLength: 22 }),
+          iccid: Iccid,
           usedMb: Type.Integer({ minimum: 0, maximum: 10_000_000 }),
         }),
-        response: {
-          200: Type.Object({
-            iccid: Type.String(),
-            status: Type.String(),
-            dataUsageMb: Type.Integer(),
-            totalVolumeMb: Type.Integer(),
-            activatedAt: Nullable(IsoDate),
-            expiresAt: Nullable(IsoDate),
-          }),
-          ...adminErrors(404, 409),
-        },
+        response: { 200: SandboxProfile, ...adminErrors(404, 409) },
+      },
+    },
+    async (request) => present(await controls().setUsage(request.body.iccid, request.body.usedMb)),
+  );
+
+  r.post(
+    '/sandbox/esim-provider/status',
+    {
+      schema: {
+        operationId: 'setSandboxEsimStatus',
+        tags: ['Sandbox'],
+        summary: 'Set where a sandbox eSIM is on its device',
+        description:
+          'The profile was installed, enabled, disabled or deleted on the device: the sandbox sends ' +
+          'ESIM_STATUS with that smdpStatus, like eSIM Access, and the same events follow as live ' +
+          '(esim.status_changed for a Partner API eSIM).',
+        body: Type.Object({
+          iccid: Iccid,
+          status: Type.Union([
+            Type.Literal('INSTALLED'),
+            Type.Literal('ENABLED'),
+            Type.Literal('DISABLED'),
+            Type.Literal('DELETED'),
+          ]),
+        }),
+        response: { 200: SandboxProfile, ...adminErrors(404, 409) },
       },
     },
     async (request) => {
-      const profile = await controls().setUsage(request.body.iccid, request.body.usedMb);
-      if (!profile) throw new AppError('ESIM_NOT_FOUND', 'No sandbox eSIM has this ICCID');
-      return {
-        iccid: profile.iccid,
-        status: profile.status,
-        dataUsageMb: profile.dataUsageMb,
-        totalVolumeMb: profile.totalVolumeMb,
-        activatedAt: profile.activatedAt?.toISOString() ?? null,
-        expiresAt: profile.expiresAt?.toISOString() ?? null,
-      };
+      const profile = await controls().setInstallState(request.body.iccid, request.body.status);
+      await audit.record(db, {
+        action: 'sandbox.esim.status',
+        targetType: 'sandbox',
+        targetId: request.body.iccid,
+        after: { status: request.body.status },
+        requestId: request.id,
+      });
+      return present(profile);
     },
   );
 
   r.post(
-    '/sandbox/esim-provider/install',
+    '/sandbox/esim-provider/expiry',
     {
       schema: {
-        operationId: 'installSandboxEsim',
+        operationId: 'setSandboxEsimExpiry',
         tags: ['Sandbox'],
-        summary: 'Mark a sandbox eSIM as installed on a device',
+        summary: 'Move the end of a sandbox eSIM’s validity',
         description:
-          'Like a phone downloading the profile (eSIM Access smdpStatus past RELEASED), without using data: ' +
-          'a self-service cancel of its order is then refused with 409 ESIM_INSTALLED.',
-        body: Type.Object({ iccid: Type.String({ minLength: 10, maxLength: 22 }) }),
-        response: {
-          200: Type.Object({ iccid: Type.String(), status: Type.String(), everInstalled: Type.Boolean() }),
-          ...adminErrors(404, 409),
-        },
+          'Validity ends `daysLeft` days from now; the sandbox sends VALIDITY_USAGE (and, for 0, ' +
+          'ESIM_STATUS …_EXPIRED), like eSIM Access. 3 or 1 day left announces the expiry (partner ' +
+          'event or traveller alert), 0 expires the eSIM.',
+        body: Type.Object({ iccid: Iccid, daysLeft: Type.Integer({ minimum: 0, maximum: 365 }) }),
+        response: { 200: SandboxProfile, ...adminErrors(404, 409) },
       },
     },
     async (request) => {
-      const profile = await controls().setInstalled(request.body.iccid);
-      if (!profile) throw new AppError('ESIM_NOT_FOUND', 'No sandbox eSIM has this ICCID');
+      const profile = await controls().setExpiry(request.body.iccid, request.body.daysLeft);
       await audit.record(db, {
-        action: 'sandbox.esim.install',
+        action: 'sandbox.esim.expiry',
         targetType: 'sandbox',
-        targetId: profile.iccid,
+        targetId: request.body.iccid,
+        after: { daysLeft: request.body.daysLeft },
         requestId: request.id,
       });
-      return { iccid: profile.iccid, status: profile.status, everInstalled: profile.everInstalled === true };
+      return present(profile);
     },
   );
 }

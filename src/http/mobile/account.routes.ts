@@ -35,6 +35,20 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
           locale: Type.Optional(
             Type.String({ pattern: '^[A-Za-z]{2}$', description: '2-letter language code' }),
           ),
+          notifications: Type.Optional(
+            Type.Object(
+              {
+                email: Type.Optional(Type.Boolean({ description: 'Traveller alerts by e-mail' })),
+                push: Type.Optional(Type.Boolean({ description: 'Traveller alerts by push' })),
+              },
+              {
+                additionalProperties: false,
+                description:
+                  'Traveller alerts (data used, expiry, eSIM ready, support answers): the channels given ' +
+                  'change, the other stays.',
+              },
+            ),
+          ),
         }),
         response: { 200: UserResponse, ...mobileErrors(401, 403) },
       },

@@ -19,7 +19,11 @@ export const eventExamples = {
     type: 'esim.usage_threshold',
     createdAt: '2026-11-24T18:02:44.120Z',
     livemode: true,
-    data: { esim: orderExamples.detail.esims[0], thresholdPercent: 80 },
+    data: {
+      esim: orderExamples.detail.esims[0],
+      thresholdPercent: 80,
+      usageUpdatedAt: '2026-11-24T18:00:00.000Z',
+    },
   },
   lowBalance: {
     id: 'evt_9Pq4Rs7Tu2Vw5Xy8Za1B',
@@ -44,13 +48,16 @@ export const PartnerEventSchema = Type.Object(
     type: Type.String({
       description:
         'order.completed | order.fulfillment_failed | order.refunded | esim.usage_threshold | ' +
-        'wallet.topup_succeeded | wallet.low_balance (ping: test deliveries only)',
+        'esim.expiring | esim.status_changed | wallet.topup_succeeded | wallet.low_balance ' +
+        '(ping: test deliveries only)',
     }),
     createdAt: IsoDate,
     livemode: Type.Boolean({ description: 'false for test-mode objects' }),
     data: Type.Record(Type.String(), Type.Unknown(), {
       description:
-        'order.*: the order as GET /orders/{id} returns it; esim.usage_threshold: { esim, thresholdPercent: 80 | 100 }; ' +
+        'order.*: the order as GET /orders/{id} returns it; esim.usage_threshold: { esim, thresholdPercent: ' +
+        '50 | 80 | 90 | 100, usageUpdatedAt }; esim.expiring: { esim, daysLeft: 3 | 1, expiresAt }; ' +
+        'esim.status_changed: { esim, installState, previousInstallState }; ' +
         'wallet.topup_succeeded: { paymentId, amountUsd, wallet }; wallet.low_balance: the wallet as GET /wallet ' +
         "returns it. Each type has its named schema in the document's webhooks section.",
     }),

@@ -9,6 +9,10 @@ import { PartnerWalletSchema, presentPartnerWallet } from '../shared/partner-wal
 
 const forbidden = errorResponse('The request used a live key; test helpers need a test key', 'FORBIDDEN');
 
+const EsimParam = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 64, description: 'eSIM id or ICCID' }),
+});
+
 const FailNextBody = Type.Object(
   {
     then: Type.Optional(
@@ -124,9 +128,7 @@ export async function testModeRoutes(app: FastifyInstance): Promise<void> {
           'Sets the data used by one of your test eSIMs (eSIM id or ICCID) as if the network had ' +
           'reported it: first use makes it ACTIVE, usedMb at or above its volume DEPLETED. The answer ' +
           'and GET /orders/{id} show the new usage at once.',
-        params: Type.Object({
-          id: Type.String({ minLength: 1, maxLength: 64, description: 'eSIM id or ICCID' }),
-        }),
+        params: EsimParam,
         body: Type.Object(
           { usedMb: Type.Integer({ minimum: 0, maximum: 10_000_000, description: 'MB used in total' }) },
           { additionalProperties: false, examples: [{ usedMb: 800 }] },
@@ -142,6 +144,76 @@ export async function testModeRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const esim = await testMode.setEsimUsage(request.partner!.id, request.params.id, request.body.usedMb);
+      return presentPartnerEsim(esim, config.publicBaseUrl, true);
+    },
+  );
+
+  r.post(
+    '/test/esims/:id/install',
+    {
+      schema: {
+        operationId: 'installTestEsim',
+        tags: ['Test mode'],
+        summary: 'Install a test eSIM on a pretend device',
+        description:
+          'As if the traveller had installed one of your test eSIMs (eSIM id or ICCID): the provider ' +
+          'reports the profile INSTALLED and you receive esim.status_changed, exactly as live. The ' +
+          'body is optional.',
+        params: EsimParam,
+        body: Type.Object({}, { additionalProperties: false, examples: [{}] }),
+        response: {
+          200: PartnerEsimSchema,
+          400: errorResponse('The body is not a JSON object', 'VALIDATION_ERROR'),
+          403: forbidden,
+          404: errorResponse('No test eSIM of yours has this id or ICCID', 'ESIM_NOT_FOUND'),
+          ...partnerCommonErrors,
+        },
+      },
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+    },
+    async (request) => {
+      const esim = await testMode.installEsim(request.partner!.id, request.params.id);
+      return presentPartnerEsim(esim, config.publicBaseUrl, true);
+    },
+  );
+
+  r.post(
+    '/test/esims/:id/expire',
+    {
+      schema: {
+        operationId: 'expireTestEsim',
+        tags: ['Test mode'],
+        summary: 'Bring a test eSIM close to (or past) its expiry',
+        description:
+          'Moves the end of one of your test eSIMs’ validity as the provider would report it: ' +
+          '`daysLeft` 3 or 1 sends esim.expiring (once per eSIM, days left and end), 0 expires it ' +
+          'now (status EXPIRED). Events and auto top-ups follow exactly as live.',
+        params: EsimParam,
+        body: Type.Object(
+          {
+            daysLeft: Type.Unsafe<3 | 1 | 0>({
+              type: 'integer',
+              enum: [3, 1, 0],
+              minimum: 0,
+              maximum: 3,
+              description: 'Days until the validity ends: 3, 1, or 0 (expired now)',
+            }),
+          },
+          { additionalProperties: false, examples: [{ daysLeft: 3 }] },
+        ),
+        response: {
+          200: PartnerEsimSchema,
+          400: errorResponse('daysLeft is not 3, 1 or 0', 'VALIDATION_ERROR'),
+          403: forbidden,
+          404: errorResponse('No test eSIM of yours has this id or ICCID', 'ESIM_NOT_FOUND'),
+          ...partnerCommonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const esim = await testMode.expireEsim(request.partner!.id, request.params.id, request.body.daysLeft);
       return presentPartnerEsim(esim, config.publicBaseUrl, true);
     },
   );

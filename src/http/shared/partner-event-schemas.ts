@@ -1,6 +1,8 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { AnyEventType } from '../../domain/events/outbox.js';
 import type {
+  EsimExpiringData,
+  EsimStatusChangedData,
   EsimUsageThresholdData,
   PingData,
   WalletTopUpData,
@@ -16,9 +18,56 @@ import { PartnerWalletSchema } from './partner-wallet.js';
 export const EsimUsageThresholdDataSchema = Type.Object(
   {
     esim: PartnerEsimSchema,
-    thresholdPercent: Type.Union([Type.Literal(80), Type.Literal(100)]),
+    thresholdPercent: Type.Union([Type.Literal(50), Type.Literal(80), Type.Literal(90), Type.Literal(100)], {
+      description:
+        'The share of its data the eSIM reached. Each threshold is sent once per eSIM; when a top-up ' +
+        'brings usage back below it, the next crossing is sent again.',
+    }),
+    usageUpdatedAt: Type.String({
+      format: 'date-time',
+      description: 'When the provider measured this usage (it can lag the network by hours)',
+    }),
   },
   { title: 'EsimUsageThresholdData', description: 'The eSIM (with usage) and the share of data it reached' },
+);
+
+export const EsimExpiringDataSchema = Type.Object(
+  {
+    esim: PartnerEsimSchema,
+    daysLeft: Type.Union([Type.Literal(3), Type.Literal(1)], {
+      description: 'Whole days left, at most: 3, then 1. Sent once each per eSIM and validity end.',
+    }),
+    expiresAt: Type.String({ format: 'date-time', description: "When the eSIM's validity ends" }),
+  },
+  { title: 'EsimExpiringData', description: 'The eSIM, the days left and when its validity ends' },
+);
+
+const InstallState = Type.Union(
+  [Type.Literal('INSTALLED'), Type.Literal('ENABLED'), Type.Literal('DISABLED'), Type.Literal('DELETED')],
+  {
+    description:
+      "The profile's state on the traveller's device: INSTALLED (downloaded), ENABLED (in use), " +
+      'DISABLED (switched off on the device), DELETED (removed from the device)',
+  },
+);
+
+export const EsimStatusChangedDataSchema = Type.Object(
+  {
+    esim: PartnerEsimSchema,
+    installState: InstallState,
+    previousInstallState: Type.Union(
+      [
+        Type.Literal('RELEASED'),
+        Type.Literal('INSTALLED'),
+        Type.Literal('ENABLED'),
+        Type.Literal('DISABLED'),
+        Type.Literal('DELETED'),
+        Type.Null(),
+      ],
+      { description: 'The state before: RELEASED = not downloaded yet; null = not known' },
+    ),
+  },
+  { title: 'EsimStatusChangedData', description: "The eSIM and its profile's new state on the device" },
 );
 
 export const WalletTopUpDataSchema = Type.Object(
@@ -64,8 +113,20 @@ export const EVENT_PAYLOADS: Record<AnyEventType, EventPayload> = {
   },
   'esim.usage_threshold': {
     title: 'EsimUsageThresholdEvent',
-    when: 'An eSIM reached 80 % or 100 % of its data. data: { esim, thresholdPercent }.',
+    when: 'An eSIM reached 50 %, 80 %, 90 % or 100 % of its data. data: { esim, thresholdPercent, usageUpdatedAt }.',
     data: EsimUsageThresholdDataSchema,
+  },
+  'esim.expiring': {
+    title: 'EsimExpiringEvent',
+    when: "An eSIM's validity ends in 3 days, or in 1 day. data: { esim, daysLeft, expiresAt }.",
+    data: EsimExpiringDataSchema,
+  },
+  'esim.status_changed': {
+    title: 'EsimStatusChangedEvent',
+    when:
+      "The eSIM's profile was installed, enabled, disabled or deleted on the device (the provider's " +
+      'lifecycle). data: { esim, installState, previousInstallState }.',
+    data: EsimStatusChangedDataSchema,
   },
   'wallet.topup_succeeded': {
     title: 'WalletTopUpSucceededEvent',
@@ -90,6 +151,11 @@ const _eventDataSchemasMatch: [
     Static<typeof EsimUsageThresholdDataSchema>,
     { [K in keyof EsimUsageThresholdData]: EsimUsageThresholdData[K] }
   >,
+  Same<Static<typeof EsimExpiringDataSchema>, { [K in keyof EsimExpiringData]: EsimExpiringData[K] }>,
+  Same<
+    Static<typeof EsimStatusChangedDataSchema>,
+    { [K in keyof EsimStatusChangedData]: EsimStatusChangedData[K] }
+  >,
   Same<Static<typeof WalletTopUpDataSchema>, { [K in keyof WalletTopUpData]: WalletTopUpData[K] }>,
   Same<Static<typeof PingDataSchema>, PingData>,
-] = [true, true, true];
+] = [true, true, true, true, true];

@@ -3,6 +3,15 @@ import type { AccountView } from '../../domain/accounts/accounts.service.js';
 import { centsToUsd } from '../../lib/money.js';
 import { IsoDate, Nullable } from './schemas.js';
 
+/** Which channels the account's traveller alerts use (usage, expiry, eSIM ready, support answers). */
+export const NotificationPreferencesSchema = Type.Object(
+  {
+    email: Type.Boolean({ description: 'Alerts by e-mail (default true)' }),
+    push: Type.Boolean({ description: "Alerts by push to the account's devices (default true)" }),
+  },
+  { title: 'NotificationPreferences' },
+);
+
 /** The Mobile/Web API User (specification §2 plus avatarUrl and hasApiKey, decisions §4). */
 export const UserSchema = Type.Object(
   {
@@ -25,6 +34,7 @@ export const UserSchema = Type.Object(
       Type.String({ description: 'Display form of the active Partner API key (never the key), or null' }),
     ),
     apiKeyGeneratedAt: Nullable(IsoDate),
+    notifications: NotificationPreferencesSchema,
   },
   { title: 'User' },
 );
@@ -58,5 +68,6 @@ export function presentUser({ account, avatarToken }: AccountView, publicBaseUrl
       account.apiKeyHash !== null && account.apiKeyGeneratedAt
         ? account.apiKeyGeneratedAt.toISOString()
         : null,
+    notifications: { email: account.notifyEmail, push: account.notifyPush },
   };
 }

@@ -26,6 +26,12 @@ export interface ProviderPackage {
 
 export type ProviderEsimStatus = 'PENDING' | 'ACTIVE' | 'DEPLETED' | 'EXPIRED' | 'CANCELLED';
 
+/**
+ * Where the profile is on the device, from the provider's lifecycle (eSIM Access smdpStatus:
+ * RELEASED = downloadable, DOWNLOAD/INSTALLATION = INSTALLED, then ENABLED, DISABLED, DELETED).
+ */
+export type ProviderInstallState = 'RELEASED' | 'INSTALLED' | 'ENABLED' | 'DISABLED' | 'DELETED';
+
 export interface ProviderProfile {
   /** Provider's own profile id (eSIM Access esimTranNo). ICCIDs can be reused; this cannot. */
   providerRef: string;
@@ -45,6 +51,8 @@ export interface ProviderProfile {
    * the domain then treats any status but PENDING as installed.
    */
   everInstalled?: boolean;
+  /** The profile's install state, when the provider reports one (issue 31 L3). */
+  installState?: ProviderInstallState;
 }
 
 export interface ProviderUsage {
@@ -52,6 +60,8 @@ export interface ProviderUsage {
   dataUsageMb: number;
   totalVolumeMb: number;
   status?: ProviderEsimStatus;
+  /** When the provider measured it (eSIM Access lastUpdateTime); absent: unknown. */
+  measuredAt?: Date;
 }
 
 export interface IssueRequest {
@@ -110,9 +120,20 @@ export type EsimNotice =
   /** The profiles of our order `orderId` are allocated: fetch them now, not at the next retry. */
   | { kind: 'order_ready'; orderId: string }
   /** The eSIM's state at the provider; it only ever moves an eSIM forward (or revives a top-up). */
-  | { kind: 'status'; esim: NotifiedEsim; status?: ProviderEsimStatus }
-  /** Data used and total volume of the eSIM's packages. */
-  | { kind: 'usage'; esim: NotifiedEsim; usage?: { usedMb: number; totalMb: number } }
+  | {
+      kind: 'status';
+      esim: NotifiedEsim;
+      status?: ProviderEsimStatus;
+      /** The profile's install state on the device, when the notification says. */
+      installState?: ProviderInstallState;
+    }
+  /** Data used and total volume of the eSIM's packages; `measuredAt`: when the provider measured it. */
+  | {
+      kind: 'usage';
+      esim: NotifiedEsim;
+      usage?: { usedMb: number; totalMb: number };
+      measuredAt?: Date;
+    }
   /** When the eSIM's validity ends. */
   | { kind: 'validity'; esim: NotifiedEsim; expiresAt?: Date }
   /** Anything else the provider reports: recorded with its outcome, not applied. */

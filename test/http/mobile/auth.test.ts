@@ -51,6 +51,7 @@ describe('mobile auth', () => {
         hasTestApiKey: false,
         apiKeyPrefix: null,
         apiKeyGeneratedAt: null,
+        notifications: { email: true, push: true },
       });
       // 32 random bytes, base64url.
       expect(body.token).toMatch(/^[A-Za-z0-9_-]{43,}$/);

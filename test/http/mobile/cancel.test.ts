@@ -152,11 +152,15 @@ describe('POST /user/orders/:id/cancel', () => {
     const [esim] = await esimRows(orderId);
     const installed = await t.app.inject({
       method: 'POST',
-      url: '/api/admin/v1/sandbox/esim-provider/install',
+      url: '/api/admin/v1/sandbox/esim-provider/status',
       headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-      payload: { iccid: esim!.iccid },
+      payload: { iccid: esim!.iccid, status: 'INSTALLED' },
     });
-    expect(installed.json()).toMatchObject({ iccid: esim!.iccid, status: 'PENDING', everInstalled: true });
+    expect(installed.json()).toMatchObject({
+      iccid: esim!.iccid,
+      status: 'PENDING',
+      installState: 'INSTALLED',
+    });
     // Our own rows still say PENDING: only the provider knows.
     expect((await detail(user, orderId)).cancellable).toBe(true);
     const res = await cancel(user, orderId);
@@ -345,7 +349,7 @@ describe('POST /user/orders/:id/cancel', () => {
     const { orderId } = await buy(user);
     const [esim] = await esimRows(orderId);
     const restore = withCancel(async (inner, ref) => {
-      await controls.setInstalled(esim!.iccid);
+      await controls.setInstallState(esim!.iccid, 'INSTALLED');
       await inner.cancelProfile(ref);
     });
     try {

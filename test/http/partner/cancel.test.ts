@@ -94,8 +94,9 @@ describe('POST /api/public/v1/orders/:id/cancel', () => {
   it('installed: 409 ESIM_INSTALLED with how to reach support; a web order is not the Partner API’s', async () => {
     const p = await partnerWithBothKeys(t, priceCents * 2);
     const order = await place(p.live);
-    await createSandboxEsimControls({ db: t.container.db, clock: t.clock }).setInstalled(
+    await createSandboxEsimControls({ db: t.container.db, clock: t.clock }).setInstallState(
       order.esims[0]!.iccid,
+      'INSTALLED',
     );
     const res = await cancel(p.live, order.id);
     expect(res.statusCode).toBe(409);

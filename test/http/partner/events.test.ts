@@ -331,7 +331,7 @@ describe('wallet events and the low-balance threshold', () => {
 });
 
 describe('esim.usage_threshold from the sandbox provider’s usage webhooks', () => {
-  it('fires 80 and 100 once each per eSIM', async () => {
+  it('fires 50, 80, 90 and 100 once each per eSIM', async () => {
     const plan = await pickPlan(t.container);
     const p = await createPartner(t, plan.effectivePriceCents);
     const order = (await postOrder(t, p.headers, { planId: plan.id, quantity: 1 })).json();
@@ -347,16 +347,16 @@ describe('esim.usage_threshold from the sandbox provider’s usage webhooks', ()
         .filter((e) => e.type === 'esim.usage_threshold')
         .map((e) => (e.data as { thresholdPercent: number }).thresholdPercent);
 
-    await setUsage(Math.floor(total * 0.5));
+    await setUsage(Math.floor(total * 0.4));
     expect(await thresholds()).toEqual([]);
     await setUsage(Math.ceil(total * 0.8));
-    expect(await thresholds()).toEqual([80]);
-    await setUsage(Math.ceil(total * 0.9));
-    expect(await thresholds()).toEqual([80]);
+    expect(await thresholds()).toEqual([50, 80]);
+    await setUsage(Math.ceil(total * 0.85));
+    expect(await thresholds()).toEqual([50, 80]);
     await setUsage(total);
-    expect(await thresholds()).toEqual([80, 100]);
+    expect(await thresholds()).toEqual([50, 80, 90, 100]);
     await setUsage(total);
-    expect(await thresholds()).toEqual([80, 100]);
+    expect(await thresholds()).toEqual([50, 80, 90, 100]);
 
     const last = (await allEvents(p.headers)).filter((e) => e.type === 'esim.usage_threshold').at(-1)!;
     // The snapshot taken when the usage report arrived (the status report follows it).
@@ -383,6 +383,6 @@ describe('esim.usage_threshold from the sandbox provider’s usage webhooks', ()
     const detail = await t.app.inject({ url: `${PARTNER_ROOT}/orders/${order.id}`, headers: p.headers });
     expect(detail.json().esims[0].dataUsageMb).toBe(Math.ceil(plan.dataAmountMb * 0.85));
     const usage = (await allEvents(p.headers)).filter((e) => e.type === 'esim.usage_threshold');
-    expect(usage.map((e) => (e.data as { thresholdPercent: number }).thresholdPercent)).toEqual([80]);
+    expect(usage.map((e) => (e.data as { thresholdPercent: number }).thresholdPercent)).toEqual([50, 80]);
   });
 });

@@ -53,7 +53,7 @@ async function deliverAll() {
 }
 
 describe('every event type’s delivery matches its webhook schema', () => {
-  it('order.*, esim.usage_threshold, wallet.*, ping', async () => {
+  it('order.*, esim.*, wallet.*, ping', async () => {
     const doc = (await t.app.inject({ url: `${PARTNER_ROOT}/openapi.json` })).json<Json>();
     const webhooks = doc.webhooks as Record<string, { post: Json }>;
     expect(Object.keys(webhooks).sort()).toEqual([...EVENT_TYPES, 'ping'].sort());
@@ -89,6 +89,9 @@ describe('every event type’s delivery matches its webhook schema', () => {
     // esim.usage_threshold.
     const esim = order.esims[0] as { iccid: string };
     await adminPost(t, '/sandbox/esim-provider/usage', { iccid: esim.iccid, usedMb: plan.dataAmountMb });
+    // esim.status_changed and esim.expiring, from the sandbox's lifecycle controls.
+    await adminPost(t, '/sandbox/esim-provider/status', { iccid: esim.iccid, status: 'DISABLED' });
+    await adminPost(t, '/sandbox/esim-provider/expiry', { iccid: esim.iccid, daysLeft: 3 });
     // wallet.topup_succeeded: a card top-up paid on the sandbox page.
     const session = await t.app.inject({
       method: 'POST',

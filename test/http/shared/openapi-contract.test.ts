@@ -192,6 +192,8 @@ describe('OpenAPI documents: the contract for code generation', () => {
       'order.fulfillment_failed',
       'order.refunded',
       'esim.usage_threshold',
+      'esim.expiring',
+      'esim.status_changed',
       'wallet.topup_succeeded',
       'wallet.low_balance',
       'ping',

@@ -113,6 +113,7 @@ describe('POST /webhooks/esim/esimaccess/<token> (alias /webhooks/esimaccess/<to
         orderUsage: usedMb * MB,
         remain: (plan.dataAmountMb - usedMb) * MB,
         remainThreshold: 0.1,
+        lastUpdateTime: '2026-11-23T09:45:00+0000',
       },
     });
     const used = Math.ceil(plan.dataAmountMb * 0.9);
@@ -120,12 +121,14 @@ describe('POST /webhooks/esim/esimaccess/<token> (alias /webhooks/esimaccess/<to
     expect(first.statusCode).toBe(200);
     const [after] = await t.container.db.select().from(esims).where(eq(esims.id, esim.id));
     expect(after!.dataUsageMb).toBe(used);
-    expect(await thresholdEvents(p.headers)).toEqual([80]);
+    // When eSIM Access measured it, not when it reached us.
+    expect(after!.usageUpdatedAt).toEqual(new Date('2026-11-23T09:45:00Z'));
+    expect(await thresholdEvents(p.headers)).toEqual([50, 80, 90]);
 
     // The same notification again (eSIM Access retries): no second change, no second event.
     const replay = await send(usage(used, 'a'.repeat(32)));
     expect(replay.statusCode).toBe(200);
-    expect(await thresholdEvents(p.headers)).toEqual([80]);
+    expect(await thresholdEvents(p.headers)).toEqual([50, 80, 90]);
     const rows = await t.container.db
       .select()
       .from(providerNotifications)
@@ -161,7 +164,7 @@ describe('POST /webhooks/esim/esimaccess/<token> (alias /webhooks/esimaccess/<to
     await send(status('USED_UP', 'b2'));
     [row] = await t.container.db.select().from(esims).where(eq(esims.id, esim.id));
     expect(row!.status).toBe('DEPLETED');
-    expect(await thresholdEvents(p.headers)).toEqual([80, 100]);
+    expect(await thresholdEvents(p.headers)).toEqual([50, 80, 90, 100]);
     // A late GOT_RESOURCE does not undo it.
     await send(status('GOT_RESOURCE', 'b3'));
     [row] = await t.container.db.select().from(esims).where(eq(esims.id, esim.id));
@@ -296,7 +299,7 @@ describe('POST /webhooks/esim/esimaccess/<token> (alias /webhooks/esimaccess/<to
         })
       ).statusCode,
     ).toBe(200);
-    expect((await send({ notifyType: 'SMDP_EVENT', notifyId: 'e2', content: {} })).statusCode).toBe(200);
+    expect((await send({ notifyType: 'SOMETHING_NEW', notifyId: 'e2', content: {} })).statusCode).toBe(200);
     const rows = await t.container.db.select().from(providerNotifications);
     expect(rows.find((r) => r.notifyId === 'e1')!.outcome).toBe('unknown_esim');
     expect(rows.find((r) => r.notifyId === 'e2')!.outcome).toBe('ignored');

@@ -1406,6 +1406,13 @@ export interface components {
         MeResponse: {
             user: components["schemas"]["User"] | null;
         };
+        /** NotificationPreferences */
+        NotificationPreferences: {
+            /** @description Alerts by e-mail (default true) */
+            email: boolean;
+            /** @description Alerts by push to the account's devices (default true) */
+            push: boolean;
+        };
         /**
          * Order
          * @example {
@@ -1678,6 +1685,13 @@ export interface components {
             lastName?: string;
             /** @description 2-letter language code */
             locale?: string;
+            /** @description Traveller alerts (data used, expiry, eSIM ready, support answers): the channels given change, the other stays. */
+            notifications?: {
+                /** @description Traveller alerts by e-mail */
+                email?: boolean;
+                /** @description Traveller alerts by push */
+                push?: boolean;
+            };
             preferredCurrency?: "USD" | "EUR" | "GBP" | "TRY";
         };
         /** UpdateProfileResponse */
@@ -1720,6 +1734,7 @@ export interface components {
             lastName: string;
             /** @description 2-letter language code */
             locale: string;
+            notifications: components["schemas"]["NotificationPreferences"];
             /** @description Wallet balance in USD (at most two decimals) */
             walletBalance: number;
         };

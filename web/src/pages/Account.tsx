@@ -10,6 +10,7 @@ import { checkAvatarFile, readAsDataUri } from '../lib/avatar';
 import { formatDate, formatMoney } from '../lib/format';
 import { rememberCurrency, useMe, useSetMe } from '../lib/session';
 import { useTitle } from '../lib/title';
+import { Notifications } from './AccountNotifications';
 
 export default function Account() {
   const { t } = useI18n();
@@ -22,6 +23,7 @@ export default function Account() {
       <h1>{t('account.title')}</h1>
       <div className="account-grid">
         <Profile user={user} />
+        <Notifications user={user} />
         <Avatar user={user} />
         <ChangePassword />
         <YourData />

@@ -2,6 +2,7 @@ import {
   EsimProviderError,
   type EsimProvider,
   type ProviderEsimStatus,
+  type ProviderInstallState,
   type ProviderProfile,
   type ProviderUsage,
 } from '../types.js';
@@ -27,6 +28,8 @@ interface EsimAccessUsage {
   esimTranNo: string;
   dataUsage: number;
   totalData: number;
+  /** When eSIM Access measured it (`2025-03-19T18:00:00+0000`). */
+  lastUpdateTime?: string;
 }
 
 /** Vendor `esimStatus` → our eSIM status (decisions §3). Unknown values count as not yet used. */
@@ -50,6 +53,25 @@ export function mapEsimAccessStatus(esimStatus: string): ProviderEsimStatus {
   }
 }
 
+/** Vendor `smdpStatus` → the profile's install state; unknown values: none. */
+export function mapEsimAccessSmdpStatus(smdpStatus: string | undefined): ProviderInstallState | undefined {
+  switch (smdpStatus?.toUpperCase()) {
+    case 'RELEASED':
+      return 'RELEASED';
+    case 'DOWNLOAD':
+    case 'INSTALLATION':
+      return 'INSTALLED';
+    case 'ENABLED':
+      return 'ENABLED';
+    case 'DISABLED':
+      return 'DISABLED';
+    case 'DELETED':
+      return 'DELETED';
+    default:
+      return undefined;
+  }
+}
+
 /** `LPA:1$rsp.example.com$ABC123` → its SM-DP+ address and matching id. */
 export function parseLpa(ac: string): { smdpAddress: string; matchingId: string } {
   const [, smdpAddress = '', matchingId = ''] = ac.split('$');
@@ -58,6 +80,7 @@ export function parseLpa(ac: string): { smdpAddress: string; matchingId: string 
 
 export function toProviderProfile(p: EsimAccessProfile): ProviderProfile {
   const { smdpAddress, matchingId } = parseLpa(p.ac);
+  const installState = mapEsimAccessSmdpStatus(p.smdpStatus);
   return {
     providerRef: p.esimTranNo,
     iccid: p.iccid,
@@ -70,6 +93,7 @@ export function toProviderProfile(p: EsimAccessProfile): ProviderProfile {
     activatedAt: esimAccessUnits.parseTime(p.activateTime ?? p.installationTime),
     expiresAt: esimAccessUnits.parseTime(p.expiredTime),
     ...everInstalled(p),
+    ...(installState ? { installState } : {}),
   };
 }
 
@@ -179,11 +203,15 @@ export function createEsimAccessProfiles(
         { esimTranNoList: refs.slice(0, 10) },
       );
       const list = Array.isArray(obj) ? obj : (obj.esimUsageList ?? []);
-      return list.map((u) => ({
-        providerRef: u.esimTranNo,
-        dataUsageMb: esimAccessUnits.bytesToMb(u.dataUsage),
-        totalVolumeMb: esimAccessUnits.bytesToMb(u.totalData),
-      }));
+      return list.map((u) => {
+        const measuredAt = esimAccessUnits.parseTime(u.lastUpdateTime);
+        return {
+          providerRef: u.esimTranNo,
+          dataUsageMb: esimAccessUnits.bytesToMb(u.dataUsage),
+          totalVolumeMb: esimAccessUnits.bytesToMb(u.totalData),
+          ...(measuredAt ? { measuredAt } : {}),
+        };
+      });
     },
 
     async topUp({ orderId, providerRef, packageCode }) {

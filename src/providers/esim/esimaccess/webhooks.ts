@@ -8,7 +8,7 @@ import {
   type NotifiedEsim,
 } from '../types.js';
 import { esimAccessUnits } from './client.js';
-import { mapEsimAccessStatus } from './profiles.js';
+import { mapEsimAccessSmdpStatus, mapEsimAccessStatus } from './profiles.js';
 
 /**
  * An eSIM Access webhook body (shared/research/providers-and-peers.md §2.11):
@@ -40,7 +40,7 @@ export function readEsimAccessNotification(body: unknown): EsimAccessNotificatio
 
 /**
  * notifyType and content → what it means. Units: bytes → MB, `+0000` times → Date, vendor
- * esimStatus → ours (mapEsimAccessStatus). SMDP_EVENT and other types are recorded, not applied.
+ * esimStatus → ours (mapEsimAccessStatus), smdpStatus → install state. Other types are recorded, not applied.
  */
 function noticeOf({ notifyType, content }: EsimAccessNotification): EsimNotice {
   const esim: NotifiedEsim = { providerRef: str(content.esimTranNo), iccid: str(content.iccid) };
@@ -54,9 +54,17 @@ function noticeOf({ notifyType, content }: EsimAccessNotification): EsimNotice {
         ? { kind: 'order_ready', orderId }
         : { kind: 'other' };
     }
-    case 'ESIM_STATUS': {
+    case 'ESIM_STATUS':
+    case 'SMDP_EVENT': {
+      // SMDP_EVENT (the SM-DP+ lifecycle) carries the same esimStatus and smdpStatus fields.
       const vendorStatus = str(content.esimStatus);
-      return { kind: 'status', esim, ...(vendorStatus ? { status: mapEsimAccessStatus(vendorStatus) } : {}) };
+      const installState = mapEsimAccessSmdpStatus(str(content.smdpStatus));
+      return {
+        kind: 'status',
+        esim,
+        ...(vendorStatus ? { status: mapEsimAccessStatus(vendorStatus) } : {}),
+        ...(installState ? { installState } : {}),
+      };
     }
     case 'DATA_USAGE': {
       const used = num(content.orderUsage);
@@ -65,7 +73,8 @@ function noticeOf({ notifyType, content }: EsimAccessNotification): EsimNotice {
         used === undefined || total === undefined
           ? undefined
           : { usedMb: esimAccessUnits.bytesToMb(used), totalMb: esimAccessUnits.bytesToMb(total) };
-      return { kind: 'usage', esim, ...(usage ? { usage } : {}) };
+      const measuredAt = esimAccessUnits.parseTime(str(content.lastUpdateTime));
+      return { kind: 'usage', esim, ...(usage ? { usage } : {}), ...(measuredAt ? { measuredAt } : {}) };
     }
     case 'VALIDITY_USAGE': {
       const expiresAt = esimAccessUnits.parseTime(str(content.expiredTime));

@@ -2,13 +2,14 @@ import { desc, eq } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
 import { sandboxEsimProfiles, sandboxSettings } from '../../../db/schema/index.js';
 import type { Clock } from '../../../lib/clock.js';
-import type { ProviderProfile } from '../types.js';
+import type { ProviderInstallState, ProviderProfile } from '../types.js';
 import {
   DAY_MS,
   effectiveStatus,
   FAIL_NEXT,
   MB,
   notification,
+  SMDP_STATUS,
   toProfile,
   VENDOR_STATUS,
   type SandboxNotify,
@@ -17,33 +18,88 @@ import {
 /** Operator controls of the sandbox provider (admin API, decisions §6). */
 export function createSandboxEsimControls(deps: { db: Db; clock: Clock; notify?: SandboxNotify }) {
   const { db, clock } = deps;
+  async function newest(iccid: string) {
+    const [row] = await db
+      .select()
+      .from(sandboxEsimProfiles)
+      .where(eq(sandboxEsimProfiles.iccid, iccid))
+      .orderBy(desc(sandboxEsimProfiles.createdAt))
+      .limit(1);
+    return row;
+  }
+
+  const idsOf = (row: { orderRef: string; esimTranNo: string; iccid: string }) => ({
+    orderNo: row.orderRef,
+    transactionId: row.orderRef,
+    esimTranNo: row.esimTranNo,
+    iccid: row.iccid,
+  });
+
   return {
+    /**
+     * Moves the profile's install state (the device installed, enabled, disabled or deleted it)
+     * and sends ESIM_STATUS with its smdpStatus, as eSIM Access does. Null when unknown.
+     */
+    async setInstallState(iccid: string, state: ProviderInstallState): Promise<ProviderProfile | null> {
+      const row = await newest(iccid);
+      if (!row) return null;
+      const now = clock.now();
+      const [updated] = await db
+        .update(sandboxEsimProfiles)
+        .set({ smdpStatus: SMDP_STATUS[state] })
+        .where(eq(sandboxEsimProfiles.esimTranNo, row.esimTranNo))
+        .returning();
+      const profile = toProfile(updated!, now);
+      await deps.notify?.(
+        notification('ESIM_STATUS', now, {
+          ...idsOf(row),
+          esimStatus: VENDOR_STATUS[profile.status],
+          smdpStatus: SMDP_STATUS[state],
+        }),
+      );
+      return profile;
+    },
+
+    /**
+     * Ends the profile's validity `daysLeft` days from now and sends VALIDITY_USAGE; 0 expires it
+     * now (then ESIM_STATUS USED_EXPIRED, or UNUSED_EXPIRED for a profile never used). Null when unknown.
+     */
+    async setExpiry(iccid: string, daysLeft: number): Promise<ProviderProfile | null> {
+      const row = await newest(iccid);
+      if (!row) return null;
+      const now = clock.now();
+      const expiresAt = new Date(now.getTime() + daysLeft * DAY_MS);
+      const final = row.status === 'CANCELLED' || row.status === 'EXPIRED';
+      const [updated] = await db
+        .update(sandboxEsimProfiles)
+        .set({ expiresAt, ...(daysLeft === 0 && !final ? { status: 'EXPIRED' } : {}) })
+        .where(eq(sandboxEsimProfiles.esimTranNo, row.esimTranNo))
+        .returning();
+      const profile = toProfile(updated!, now);
+      const validity = notification('VALIDITY_USAGE', now, {
+        ...idsOf(row),
+        expiredTime: expiresAt.toISOString().replace(/\.\d{3}Z$/, '+0000'),
+      });
+      const expired =
+        daysLeft === 0 && !final
+          ? [
+              notification('ESIM_STATUS', now, {
+                ...idsOf(row),
+                esimStatus: row.usedMb > 0 ? 'USED_EXPIRED' : 'UNUSED_EXPIRED',
+                smdpStatus: row.smdpStatus,
+              }),
+            ]
+          : [];
+      await deps.notify?.(validity, ...expired);
+      return profile;
+    },
+
     /** The next `n` issue/top-up calls fail with a retryable outage. */
     async setFailNext(n: number): Promise<void> {
       await db
         .insert(sandboxSettings)
         .values({ name: FAIL_NEXT, value: n })
         .onConflictDoUpdate({ target: sandboxSettings.name, set: { value: n } });
-    },
-
-    /**
-     * Marks the newest profile with this ICCID as downloaded to a device (eSIM Access smdpStatus
-     * ENABLED), without using data: it can no longer be cancelled. Null when unknown.
-     */
-    async setInstalled(iccid: string): Promise<ProviderProfile | null> {
-      const [row] = await db
-        .select()
-        .from(sandboxEsimProfiles)
-        .where(eq(sandboxEsimProfiles.iccid, iccid))
-        .orderBy(desc(sandboxEsimProfiles.createdAt))
-        .limit(1);
-      if (!row) return null;
-      const [updated] = await db
-        .update(sandboxEsimProfiles)
-        .set({ installedAt: row.installedAt ?? clock.now() })
-        .where(eq(sandboxEsimProfiles.esimTranNo, row.esimTranNo))
-        .returning();
-      return toProfile(updated!, clock.now());
     },
 
     /**
@@ -73,6 +129,8 @@ export function createSandboxEsimControls(deps: { db: Db; clock: Clock; notify?:
         .set({
           usedMb,
           status,
+          // Data flowing means the profile is on a device and switched on.
+          ...(usedMb > 0 && row.smdpStatus === 'RELEASED' ? { smdpStatus: 'ENABLED' } : {}),
           ...(activating
             ? { activatedAt: now, expiresAt: new Date(now.getTime() + row.durationDays * DAY_MS) }
             : {}),
@@ -94,7 +152,7 @@ export function createSandboxEsimControls(deps: { db: Db; clock: Clock; notify?:
         const status = notification('ESIM_STATUS', now, {
           ...ids,
           esimStatus: VENDOR_STATUS[profile.status],
-          smdpStatus: profile.status === 'PENDING' ? 'RELEASED' : 'ENABLED',
+          smdpStatus: updated!.smdpStatus,
         });
         await deps.notify(usage, ...(moved ? [status] : []));
       }

@@ -16,6 +16,9 @@ const sandboxWebhook: EsimProviderWebhook = {
   parse: parseEsimAccessWebhook,
 };
 
+/** How the sandbox's notifications read (test mode applies them in the request, not by a job). */
+export const parseSandboxNotification = (body: unknown) => parseEsimAccessWebhook(body);
+
 /**
  * The built-in sandbox eSIM provider: a deterministic catalogue (catalogue.ts) and profile
  * lifecycle whose state lives in the database (profiles.ts), with latency and failures on demand.

@@ -8,6 +8,7 @@ import {
   EsimProviderError,
   type EsimProvider,
   type ProviderEsimStatus,
+  type ProviderInstallState,
   type ProviderPackage,
   type ProviderProfile,
 } from '../types.js';
@@ -178,9 +179,29 @@ export function toProfile(row: ProfileRow, now: Date): ProviderProfile {
     activatedAt: row.activatedAt,
     expiresAt: row.expiresAt,
     // Data cannot be used without installing the profile first.
-    everInstalled: row.installedAt !== null || row.usedMb > 0 || row.activatedAt !== null,
+    everInstalled: row.smdpStatus !== 'RELEASED' || row.usedMb > 0 || row.activatedAt !== null,
+    installState: SMDP_INSTALL_STATE[row.smdpStatus] ?? 'RELEASED',
   };
 }
+
+/** The sandbox keeps eSIM Access's smdpStatus; the contract's install state is read from it. */
+const SMDP_INSTALL_STATE: Record<string, ProviderInstallState> = {
+  RELEASED: 'RELEASED',
+  DOWNLOAD: 'INSTALLED',
+  INSTALLATION: 'INSTALLED',
+  ENABLED: 'ENABLED',
+  DISABLED: 'DISABLED',
+  DELETED: 'DELETED',
+};
+
+/** Install state → the smdpStatus eSIM Access would report for it. */
+export const SMDP_STATUS: Record<ProviderInstallState, string> = {
+  RELEASED: 'RELEASED',
+  INSTALLED: 'INSTALLATION',
+  ENABLED: 'ENABLED',
+  DISABLED: 'DISABLED',
+  DELETED: 'DELETED',
+};
 
 /**
  * Sandbox profile lifecycle with DB-held state: it survives restarts and is shared by every
@@ -267,8 +288,8 @@ export function createSandboxProfiles(deps: {
         durationDays: pkg.durationDays,
         createdAt: now,
         activatedAt: null,
-        installedAt: null,
         expiresAt: new Date(now.getTime() + INSTALL_WINDOW_DAYS * DAY_MS),
+        smdpStatus: 'RELEASED',
         topUpOrders: [],
       }));
       // Like eSIM Access: ORDER_STATUS GOT_RESOURCE once the order's profiles are allocated.
@@ -363,7 +384,7 @@ export function createSandboxProfiles(deps: {
             eq(sandboxEsimProfiles.esimTranNo, providerRef),
             eq(sandboxEsimProfiles.status, 'PENDING'),
             eq(sandboxEsimProfiles.usedMb, 0),
-            isNull(sandboxEsimProfiles.installedAt),
+            eq(sandboxEsimProfiles.smdpStatus, 'RELEASED'),
           ),
         )
         .returning();
