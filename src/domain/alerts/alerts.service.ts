@@ -132,4 +132,3 @@ export function createAlertService(deps: {
 }
 
 export type AlertService = ReturnType<typeof createAlertService>;
-
