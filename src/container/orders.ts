@@ -68,3 +68,4 @@ export function buildOrders(
   const purchaseReceipts = createReceiptService({ db, orders: orders.repository, legal, ...areas.catalog });
   return { orders, orderAdmin, testMode, dataExport, purchaseReceipts };
 }
+export type Orders = ReturnType<typeof buildOrders>;

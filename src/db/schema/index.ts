@@ -8,3 +8,4 @@ export * from './support.js';
 export * from './sandbox.js';
 export * from './events.js';
 export * from './secrets.js';
+export * from './autotopup.js';

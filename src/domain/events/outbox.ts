@@ -14,6 +14,8 @@ export const EVENT_TYPES = [
   'order.fulfillment_failed',
   'order.refunded',
   'esim.usage_threshold',
+  'esim.auto_topup_succeeded',
+  'esim.auto_topup_failed',
   'wallet.topup_succeeded',
   'wallet.low_balance',
 ] as const;

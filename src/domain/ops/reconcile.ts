@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.js';
 import { accounts, esims, jobs, orders, walletTransactions } from '../../db/schema/index.js';
 import { fulfillJobKey, ORDER_JOBS } from '../orders/ports.js';
 import type { Clock } from '../../lib/clock.js';
+import { autoTopUpProblems, type AutoTopUpProblem } from './reconcile-auto-topup.js';
 
 /** One thing reconciliation found wrong; `check` is stable (alerts and tests match on it). */
 export interface ReconcileProblem {
@@ -15,7 +16,8 @@ export interface ReconcileProblem {
     | 'refund_mismatch'
     | 'stuck_processing'
     | 'fulfillment_dead_lettered'
-    | 'charged_but_not_sold';
+    | 'charged_but_not_sold'
+    | AutoTopUpProblem['check'];
   /** `live` unless the check is about another wallet of the same account (see WALLETS). */
   mode: string;
   accountId: string;
@@ -63,7 +65,8 @@ const usd = (cents: number) => (cents / 100).toFixed(2);
  *   charged order has its eSIMs (COMPLETED), its refund (REFUNDED) or is still being fulfilled
  *   (PROCESSING, and not for longer than `stuckAfterMs`);
  * - no charged, open (PROCESSING) order has a dead-lettered fulfillment job and none pending or
- *   running: nothing would ever fulfil or refund it, so it is reported at once, whatever its age.
+ *   running: nothing would ever fulfil or refund it, so it is reported at once, whatever its age;
+ * - every auto top-up agrees with its order and none is stuck (./reconcile-auto-topup.ts).
  */
 export async function reconcile(deps: {
   db: Db;
@@ -223,6 +226,8 @@ export async function reconcile(deps: {
       message: `order ${o.orderNumber} is charged and PROCESSING but its fulfillment job ${fulfillJobKey(o.id)} is dead-lettered: retry the job or refund the order`,
     });
   }
+
+  problems.push(...(await autoTopUpProblems(db, stuckBefore)));
 
   return {
     ok: problems.length === 0,

@@ -44,13 +44,14 @@ export const PartnerEventSchema = Type.Object(
     type: Type.String({
       description:
         'order.completed | order.fulfillment_failed | order.refunded | esim.usage_threshold | ' +
-        'wallet.topup_succeeded | wallet.low_balance (ping: test deliveries only)',
+        'esim.auto_topup_succeeded | esim.auto_topup_failed | wallet.topup_succeeded | wallet.low_balance (ping: test deliveries only)',
     }),
     createdAt: IsoDate,
     livemode: Type.Boolean({ description: 'false for test-mode objects' }),
     data: Type.Record(Type.String(), Type.Unknown(), {
       description:
         'order.*: the order as GET /orders/{id} returns it; esim.usage_threshold: { esim, thresholdPercent: 80 | 100 }; ' +
+        'esim.auto_topup_succeeded: { esim, orderId, planId, amountUsd }; esim.auto_topup_failed: { esim, planId, reason, orderId }; ' +
         'wallet.topup_succeeded: { paymentId, amountUsd, wallet }; wallet.low_balance: the wallet as GET /wallet ' +
         "returns it. Each type has its named schema in the document's webhooks section.",
     }),

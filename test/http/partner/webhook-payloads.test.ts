@@ -53,7 +53,7 @@ async function deliverAll() {
 }
 
 describe('every event type’s delivery matches its webhook schema', () => {
-  it('order.*, esim.usage_threshold, wallet.*, ping', async () => {
+  it('order.*, esim.usage_threshold, esim.auto_topup_*, wallet.*, ping', async () => {
     const doc = (await t.app.inject({ url: `${PARTNER_ROOT}/openapi.json` })).json<Json>();
     const webhooks = doc.webhooks as Record<string, { post: Json }>;
     expect(Object.keys(webhooks).sort()).toEqual([...EVENT_TYPES, 'ping'].sort());
@@ -86,9 +86,28 @@ describe('every event type’s delivery matches its webhook schema', () => {
     } finally {
       await adminPost(t, '/sandbox/esim-provider/faults', { failNext: 0 });
     }
-    // esim.usage_threshold.
+    // esim.usage_threshold, and esim.auto_topup_succeeded / _failed (issue 31 L5): the wallet holds
+    // one plan's price, the top-up plan costs as much, so the second eSIM's top-up finds it short.
     const esim = order.esims[0] as { iccid: string };
+    const first = (await t.app.inject({ url: `${PARTNER_ROOT}/orders/${order.id}`, headers })).json();
+    const topUp = await pickPlan(t.container, { isTopUp: true });
+    const others = (await t.app.inject({ url: `${PARTNER_ROOT}/esims`, headers })).json().esims as Array<{
+      iccid: string;
+    }>;
+    const other = others.find((e) => e.iccid !== first.esims[0].iccid)!;
+    for (const iccid of [esim.iccid, other.iccid]) {
+      const res = await t.app.inject({
+        method: 'PATCH',
+        url: `${PARTNER_ROOT}/esims/${iccid}`,
+        headers,
+        payload: { autoTopUp: { enabled: true, planId: topUp.id } },
+      });
+      expect(res.statusCode).toBe(200);
+    }
     await adminPost(t, '/sandbox/esim-provider/usage', { iccid: esim.iccid, usedMb: plan.dataAmountMb });
+    await deliverAll();
+    await adminPost(t, '/sandbox/esim-provider/usage', { iccid: other.iccid, usedMb: plan.dataAmountMb });
+    await deliverAll();
     // wallet.topup_succeeded: a card top-up paid on the sandbox page.
     const session = await t.app.inject({
       method: 'POST',

@@ -128,8 +128,8 @@ describe('webhook endpoints', () => {
       expect(error.code).toBe('VALIDATION_ERROR');
       expect(error.message).toBe(
         `body.events.1 "${bad}" is not an event type you can subscribe to; allowed: order.completed, ` +
-          'order.fulfillment_failed, order.refunded, esim.usage_threshold, wallet.topup_succeeded, ' +
-          'wallet.low_balance',
+          'order.fulfillment_failed, order.refunded, esim.usage_threshold, esim.auto_topup_succeeded, ' +
+          'esim.auto_topup_failed, wallet.topup_succeeded, wallet.low_balance',
       );
       expect(error.details).toEqual({
         field: 'events.1',
@@ -139,6 +139,8 @@ describe('webhook endpoints', () => {
           'order.fulfillment_failed',
           'order.refunded',
           'esim.usage_threshold',
+          'esim.auto_topup_succeeded',
+          'esim.auto_topup_failed',
           'wallet.topup_succeeded',
           'wallet.low_balance',
         ],

@@ -192,6 +192,8 @@ describe('OpenAPI documents: the contract for code generation', () => {
       'order.fulfillment_failed',
       'order.refunded',
       'esim.usage_threshold',
+      'esim.auto_topup_succeeded',
+      'esim.auto_topup_failed',
       'wallet.topup_succeeded',
       'wallet.low_balance',
       'ping',
