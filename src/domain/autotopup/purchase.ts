@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
-import { autoTopUpAttempts, plans } from '../../db/schema/index.js';
+import { autoTopUpAttempts, autoTopUps, plans } from '../../db/schema/index.js';
 import type { JobHandler } from '../../jobs/worker.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
@@ -160,6 +160,15 @@ export function createAutoTopUpPurchase(deps: {
       if (!attempt || attempt.status !== 'pending') return;
       let orderId = attempt.orderId;
       if (!orderId) {
+        // Turned off between the crossing and this run: nothing is bought, and nothing to tell.
+        const [settings] = await db.select().from(autoTopUps).where(eq(autoTopUps.esimId, esimId));
+        if (!settings?.enabled) {
+          await db
+            .update(autoTopUpAttempts)
+            .set({ status: 'failed', updatedAt: clock.now() })
+            .where(and(eq(autoTopUpAttempts.id, attempt.id), eq(autoTopUpAttempts.status, 'pending')));
+          return;
+        }
         const placed = await place(attempt);
         if ('failed' in placed) return settle(attempt, { status: 'failed', reason: placed.failed });
         orderId = placed.orderId;

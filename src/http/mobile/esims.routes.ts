@@ -166,7 +166,8 @@ export async function esimsRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const esim = await orders.replaceInstallLink(owner(request.auth!.account.id), request.params.iccid);
       reply.header('cache-control', 'no-store');
-      return { esim: presentMobileEsim(esim, config.publicBaseUrl, await namesFor(request, [esim])) };
+      const [presented] = await presentAll(request, await autoTopUp.withSettings([esim]));
+      return { esim: presented! };
     },
   );
 

@@ -253,6 +253,18 @@ describe('auto top-up from the wallet', () => {
     await expectReconcileClean(t);
   });
 
+  it('turned off after the crossing, before the job ran: nothing is bought or told', async () => {
+    const s = await enabled(10_000);
+    await report(t, s.esimId, 1000);
+    expect((await patchPartner(t, s.p.headers, s.iccid, { enabled: false })).statusCode).toBe(200);
+    await t.container.worker.runDue();
+    expect(await attemptsOf(t, s.esimId)).toEqual([
+      expect.objectContaining({ status: 'failed', reason: null, orderId: null }),
+    ]);
+    expect(await topUpOrdersOf(t, s.esimId)).toEqual([]);
+    expect(await autoTopUpEvents(s.p.headers)).toEqual([]);
+  });
+
   it('a disabled auto top-up buys nothing and does not count crossings', async () => {
     const s = await enabled(10_000);
     expect((await patchPartner(t, s.p.headers, s.iccid, { enabled: false })).statusCode).toBe(200);
