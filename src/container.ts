@@ -1,5 +1,6 @@
 import { warmSearchIndex } from './domain/catalog/destinations.js';
 import { buildAccounts } from './container/accounts.js';
+import { buildAutoTopUp } from './container/autotopup.js';
 import { buildCatalog } from './container/catalog.js';
 import type { ContainerDeps } from './container/deps.js';
 import { buildEsimProviders } from './container/esim.js';
@@ -29,6 +30,7 @@ export function createContainer(deps: ContainerDeps) {
   const catalog = buildCatalog(infra, esim);
   const payments = buildPayments(infra, events, catalog);
   const orders = buildOrders(infra, { events, esim, catalog, accounts, payments });
+  const autoTopUp = buildAutoTopUp(infra, { events, catalog, orders });
   const webhooks = buildWebhooks(infra, events);
   const ops = buildOps(infra, payments);
 
@@ -41,6 +43,7 @@ export function createContainer(deps: ContainerDeps) {
     ...catalog,
     ...payments,
     ...orders,
+    ...autoTopUp,
     ...webhooks,
     ...ops,
     /** The start-up tasks in order (first catalog sync, periodic jobs); the entry points call it. */

@@ -86,3 +86,4 @@ export function buildOrders(
   const purchaseReceipts = createReceiptService({ db, orders: orders.repository, legal, ...areas.catalog });
   return { orders, orderCancels, orderAdmin, testMode, dataExport, purchaseReceipts };
 }
+export type Orders = ReturnType<typeof buildOrders>;

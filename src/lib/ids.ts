@@ -18,6 +18,8 @@ export type IdPrefix =
   | 'mail'
   | 'aud'
   | 'att'
+  /** An auto top-up attempt (issue 31 L5). */
+  | 'ata'
   | 'fx'
   | 'push';
 

@@ -92,6 +92,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/v1/esims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List eSIMs
+         * @description The eSIMs of your Partner API orders in the key’s mode, newest first, with usage (read from the provider for the page, reused for USAGE_CACHE_SECONDS) and auto top-up settings, in pages of `limit` (default 25, max 100); the next page is in the `Link` header and `nextCursor`.
+         */
+        get: operations["listEsims"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/esims/{iccid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an eSIM
+         * @description One eSIM of your Partner API orders (the newest with this ICCID, in the key’s mode) with fresh usage and its auto top-up settings.
+         */
+        get: operations["getEsim"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change an eSIM’s auto top-up
+         * @description Sets any of `autoTopUp` (the rest is kept): when the eSIM’s usage crosses `whenPercentUsed` (50–100, default 80) the top-up plan `planId` is bought from the wallet (the test wallet for a test key) once per crossing, at most `maxPerMonth` (1–10, default 2) a calendar month (UTC). The added data re-arms it. Outcomes: events esim.auto_topup_succeeded / esim.auto_topup_failed. `planId` must be a top-up plan of the eSIM’s destination (GET /destinations/{code}, isTopUp).
+         */
+        patch: operations["updateEsim"];
+        trace?: never;
+    };
     "/api/public/v1/esims/{iccid}/install-link": {
         parameters: {
             query?: never;
@@ -459,6 +503,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "esim.auto_topup_succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * esim.auto_topup_succeeded delivered to your endpoint
+         * @description An eSIM's auto top-up bought its plan from the wallet and the data was added. data: { esim, orderId, planId, amountUsd }. Sent to every enabled endpoint subscribed to the type. Verify the signature over the raw body, deduplicate on webhook-id and answer 2xx within 15 s; anything else is retried with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partner-guide.md.
+         */
+        post: operations["receiveEsimAutoTopupSucceededEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "esim.auto_topup_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * esim.auto_topup_failed delivered to your endpoint
+         * @description An eSIM's auto top-up crossed its threshold but added nothing. data: { esim, planId, reason, orderId }. Sent to every enabled endpoint subscribed to the type. Verify the signature over the raw body, deduplicate on webhook-id and answer 2xx within 15 s; anything else is retried with growing delays for at least 24 h (410 Gone disables the endpoint). See docs/partner-guide.md.
+         */
+        post: operations["receiveEsimAutoTopupFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "wallet.topup_succeeded": {
         parameters: {
             query?: never;
@@ -524,6 +608,35 @@ export interface components {
     schemas: {
         /** ActivationPolicy */
         ActivationPolicy: "first_install" | "first_connection";
+        /** AutoTopUp */
+        AutoTopUp: {
+            /** @description Buy `planId` from the wallet when usage crosses the threshold */
+            enabled: boolean;
+            planId: string | null;
+            /** @description Share of the data used (50–100 %) at which the top-up is bought; 100: when used up */
+            whenPercentUsed: number;
+            /** @description At most this many auto top-ups per calendar month (UTC), 1–10 */
+            maxPerMonth: number;
+        };
+        /** AutoTopUpFailedData */
+        AutoTopUpFailedData: {
+            esim: components["schemas"]["Esim"];
+            /** @description The top-up plan that was to be bought */
+            planId: string;
+            /** @description insufficient_balance: nothing charged; monthly_limit: maxPerMonth already bought this month; plan_unavailable: the plan is no longer sold or cannot top up this eSIM; provider_error: the order was placed and refunded to the wallet */
+            reason: "insufficient_balance" | "monthly_limit" | "plan_unavailable" | "provider_error";
+            orderId: string | null;
+        };
+        /** AutoTopUpSucceededData */
+        AutoTopUpSucceededData: {
+            esim: components["schemas"]["Esim"];
+            /** @description ord_…: the top-up order (GET /orders/{id}), paid from the wallet */
+            orderId: string;
+            /** @description The top-up plan bought */
+            planId: string;
+            /** @description USD charged to the wallet */
+            amountUsd: number;
+        };
         /** Catalog */
         Catalog: {
             countries: components["schemas"]["Country"][];
@@ -564,7 +677,7 @@ export interface components {
             /** @description https URL on a public address (checked at creation and at every delivery) */
             url: string;
             /** @description Event types to receive; omit for all */
-            events?: ("order.completed" | "order.fulfillment_failed" | "order.refunded" | "esim.usage_threshold" | "esim.expiring" | "esim.status_changed" | "wallet.topup_succeeded" | "wallet.low_balance")[];
+            events?: ("order.completed" | "order.fulfillment_failed" | "order.refunded" | "esim.usage_threshold" | "esim.expiring" | "esim.status_changed" | "esim.auto_topup_succeeded" | "esim.auto_topup_failed" | "wallet.topup_succeeded" | "wallet.low_balance")[];
             description?: string;
         };
         /** DeleteTestOrdersFailNextResponse */
@@ -622,6 +735,34 @@ export interface components {
             totalVolumeMb?: number;
             /** @description false for test-mode objects (made with a svc_test_sk_ key) */
             livemode: boolean;
+            /** @description Auto top-up settings; on the /esims endpoints only (not in orders or events) */
+            autoTopUp?: components["schemas"]["AutoTopUp"];
+        };
+        /** EsimAutoTopUpFailedEvent */
+        EsimAutoTopUpFailedEvent: {
+            /** @description evt_…; equals the webhook-id header. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "esim.auto_topup_failed";
+            /** Format: date-time */
+            createdAt: string;
+            /** @description false for events of test keys */
+            livemode: boolean;
+            /** @description The eSIM, the plan and why nothing was added */
+            data: components["schemas"]["AutoTopUpFailedData"];
+        };
+        /** EsimAutoTopUpSucceededEvent */
+        EsimAutoTopUpSucceededEvent: {
+            /** @description evt_…; equals the webhook-id header. Deduplicate on it. */
+            id: string;
+            /** @constant */
+            type: "esim.auto_topup_succeeded";
+            /** Format: date-time */
+            createdAt: string;
+            /** @description false for events of test keys */
+            livemode: boolean;
+            /** @description The eSIM after its data was added (with usage) and the order that bought it */
+            data: components["schemas"]["AutoTopUpSucceededData"];
         };
         /** EsimExpiringData */
         EsimExpiringData: {
@@ -646,6 +787,13 @@ export interface components {
             livemode: boolean;
             /** @description The eSIM, the days left and when its validity ends */
             data: components["schemas"]["EsimExpiringData"];
+        };
+        /** EsimList */
+        EsimList: {
+            esims: components["schemas"]["Esim"][];
+            /** @description True when another page follows (its address is in the Link header and nextCursor) */
+            hasMore: boolean;
+            nextCursor?: string | null;
         };
         /** EsimStatus */
         EsimStatus: "PENDING" | "ACTIVE" | "DEPLETED" | "EXPIRED" | "CANCELLED";
@@ -698,7 +846,7 @@ export interface components {
         Event: {
             /** @description evt_…; also the webhook-id header of its deliveries */
             id: string;
-            /** @description order.completed | order.fulfillment_failed | order.refunded | esim.usage_threshold | esim.expiring | esim.status_changed | wallet.topup_succeeded | wallet.low_balance (ping: test deliveries only) */
+            /** @description order.completed | order.fulfillment_failed | order.refunded | esim.usage_threshold | esim.expiring | esim.status_changed | esim.auto_topup_succeeded | esim.auto_topup_failed | wallet.topup_succeeded | wallet.low_balance (ping: test deliveries only) */
             type: string;
             /**
              * Format: date-time
@@ -707,7 +855,7 @@ export interface components {
             createdAt: string;
             /** @description false for test-mode objects */
             livemode: boolean;
-            /** @description order.*: the order as GET /orders/{id} returns it; esim.usage_threshold: { esim, thresholdPercent: 50 | 80 | 90 | 100, usageUpdatedAt }; esim.expiring: { esim, daysLeft: 3 | 1, expiresAt }; esim.status_changed: { esim, installState, previousInstallState }; wallet.topup_succeeded: { paymentId, amountUsd, wallet }; wallet.low_balance: the wallet as GET /wallet returns it. Each type has its named schema in the document's webhooks section. */
+            /** @description order.*: the order as GET /orders/{id} returns it; esim.usage_threshold: { esim, thresholdPercent: 50 | 80 | 90 | 100, usageUpdatedAt }; esim.expiring: { esim, daysLeft: 3 | 1, expiresAt }; esim.status_changed: { esim, installState, previousInstallState }; esim.auto_topup_succeeded: { esim, orderId, planId, amountUsd }; esim.auto_topup_failed: { esim, planId, reason, orderId }; wallet.topup_succeeded: { paymentId, amountUsd, wallet }; wallet.low_balance: the wallet as GET /wallet returns it. Each type has its named schema in the document's webhooks section. */
             data: {
                 [key: string]: unknown;
             };
@@ -901,6 +1049,17 @@ export interface components {
             /** @description MB used in total */
             usedMb: number;
         };
+        /** UpdateEsimRequest */
+        UpdateEsimRequest: {
+            autoTopUp: {
+                enabled?: boolean;
+                planId?: string;
+                /** @description 50–100 */
+                whenPercentUsed?: number;
+                /** @description 1–10 */
+                maxPerMonth?: number;
+            };
+        };
         /** UpdateWalletRequest */
         UpdateWalletRequest: {
             /** @description USD, at most two decimals */
@@ -952,7 +1111,7 @@ export interface components {
         WebhookEndpoint: {
             id: string;
             url: string;
-            events: ("order.completed" | "order.fulfillment_failed" | "order.refunded" | "esim.usage_threshold" | "esim.expiring" | "esim.status_changed" | "wallet.topup_succeeded" | "wallet.low_balance")[] | null;
+            events: ("order.completed" | "order.fulfillment_failed" | "order.refunded" | "esim.usage_threshold" | "esim.expiring" | "esim.status_changed" | "esim.auto_topup_succeeded" | "esim.auto_topup_failed" | "wallet.topup_succeeded" | "wallet.low_balance")[] | null;
             description: string | null;
             /** @description disabled after 5 days of failed deliveries; a successful test ping enables it again */
             status: "enabled" | "disabled";
@@ -966,7 +1125,7 @@ export interface components {
         WebhookEndpointWithSecret: {
             id: string;
             url: string;
-            events: ("order.completed" | "order.fulfillment_failed" | "order.refunded" | "esim.usage_threshold" | "esim.expiring" | "esim.status_changed" | "wallet.topup_succeeded" | "wallet.low_balance")[] | null;
+            events: ("order.completed" | "order.fulfillment_failed" | "order.refunded" | "esim.usage_threshold" | "esim.expiring" | "esim.status_changed" | "esim.auto_topup_succeeded" | "esim.auto_topup_failed" | "wallet.topup_succeeded" | "wallet.low_balance")[] | null;
             description: string | null;
             /** @description disabled after 5 days of failed deliveries; a successful test ping enables it again */
             status: "enabled" | "disabled";
@@ -2152,6 +2311,605 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEsims: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1 to 100. With `limit` (or `cursor`) the answer is one page; the next one is in the `Link` header (and `nextCursor`). */
+                limit?: number;
+                /** @description Opaque cursor of the next page, from `nextCursor` or the `Link` header of the previous page. Only valid for the list (and filters) it came from; anything else → 400 VALIDATION_ERROR. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "esims": [
+                     *         {
+                     *           "id": "esim_4fQ2x9LmT7bV1cN8kZ3d",
+                     *           "iccid": "8937204016150000001",
+                     *           "activationCode": "LPA:1$smdp.example.com$K2-1XQ9P4-7H3L2M",
+                     *           "qrCodeUrl": "https://api.example.com/api/v1/esims/qr_Zp8Wm2Lk5Vx9Qa7Rt3Yb/qr.png",
+                     *           "smdpAddress": "smdp.example.com",
+                     *           "installUrl": "https://api.example.com/install/pR7vXq2LmN9sT4wZ8bC1dF6gH3jK5yU0eA2iO7lQ1xS",
+                     *           "status": "ACTIVE",
+                     *           "livemode": true,
+                     *           "dataUsageMb": 312,
+                     *           "totalVolumeMb": 1024,
+                     *           "autoTopUp": {
+                     *             "enabled": true,
+                     *             "planId": "plan_sbx-tr-1gb-topup",
+                     *             "whenPercentUsed": 80,
+                     *             "maxPerMonth": 2
+                     *           }
+                     *         }
+                     *       ],
+                     *       "hasMore": false,
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EsimList"];
+                };
+            };
+            /** @description limit outside 1–100, or a cursor that is not one of this list */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "body.quantity must be <= 10",
+                     *         "details": {
+                     *           "issues": [
+                     *             {
+                     *               "field": "quantity",
+                     *               "message": "must be <= 10"
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, or the account is not active */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing or invalid API key"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too many requests; retry in 42 s"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; details.requestId identifies it in the logs */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error",
+                     *         "details": {
+                     *           "requestId": "6f1c2a9e-0b7d-4c1e-9a55-2d3f4e5a6b7c"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEsim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The eSIM’s ICCID */
+                iccid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "esim_4fQ2x9LmT7bV1cN8kZ3d",
+                     *       "iccid": "8937204016150000001",
+                     *       "activationCode": "LPA:1$smdp.example.com$K2-1XQ9P4-7H3L2M",
+                     *       "qrCodeUrl": "https://api.example.com/api/v1/esims/qr_Zp8Wm2Lk5Vx9Qa7Rt3Yb/qr.png",
+                     *       "smdpAddress": "smdp.example.com",
+                     *       "installUrl": "https://api.example.com/install/pR7vXq2LmN9sT4wZ8bC1dF6gH3jK5yU0eA2iO7lQ1xS",
+                     *       "status": "ACTIVE",
+                     *       "livemode": true,
+                     *       "dataUsageMb": 312,
+                     *       "totalVolumeMb": 1024,
+                     *       "autoTopUp": {
+                     *         "enabled": true,
+                     *         "planId": "plan_sbx-tr-1gb-topup",
+                     *         "whenPercentUsed": 80,
+                     *         "maxPerMonth": 2
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Esim"];
+                };
+            };
+            /** @description iccid is not 1–32 letters and digits */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "body.quantity must be <= 10",
+                     *         "details": {
+                     *           "issues": [
+                     *             {
+                     *               "field": "quantity",
+                     *               "message": "must be <= 10"
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, or the account is not active */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing or invalid API key"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No eSIM of your Partner API orders in this mode has this ICCID */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "ESIM_NOT_FOUND",
+                     *         "message": "No eSIM of yours has this ICCID"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too many requests; retry in 42 s"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; details.requestId identifies it in the logs */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error",
+                     *         "details": {
+                     *           "requestId": "6f1c2a9e-0b7d-4c1e-9a55-2d3f4e5a6b7c"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateEsim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The eSIM’s ICCID */
+                iccid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "autoTopUp": {
+                 *         "enabled": true,
+                 *         "planId": "plan_sbx-tr-1gb-topup",
+                 *         "whenPercentUsed": 80
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateEsimRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "esim_4fQ2x9LmT7bV1cN8kZ3d",
+                     *       "iccid": "8937204016150000001",
+                     *       "activationCode": "LPA:1$smdp.example.com$K2-1XQ9P4-7H3L2M",
+                     *       "qrCodeUrl": "https://api.example.com/api/v1/esims/qr_Zp8Wm2Lk5Vx9Qa7Rt3Yb/qr.png",
+                     *       "smdpAddress": "smdp.example.com",
+                     *       "installUrl": "https://api.example.com/install/pR7vXq2LmN9sT4wZ8bC1dF6gH3jK5yU0eA2iO7lQ1xS",
+                     *       "status": "ACTIVE",
+                     *       "livemode": true,
+                     *       "dataUsageMb": 312,
+                     *       "totalVolumeMb": 1024,
+                     *       "autoTopUp": {
+                     *         "enabled": true,
+                     *         "planId": "plan_sbx-tr-1gb-topup",
+                     *         "whenPercentUsed": 80,
+                     *         "maxPerMonth": 2
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Esim"];
+                };
+            };
+            /** @description A value out of range, enabling without planId, or a planId that is not a top-up plan for this eSIM */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "body.quantity must be <= 10",
+                     *         "details": {
+                     *           "issues": [
+                     *             {
+                     *               "field": "quantity",
+                     *               "message": "must be <= 10"
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, or the account is not active */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing or invalid API key"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No eSIM of your Partner API orders in this mode has this ICCID */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "ESIM_NOT_FOUND",
+                     *         "message": "No eSIM of yours has this ICCID"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The eSIM expired or was cancelled: it cannot be topped up */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "INVALID_STATE",
+                     *         "message": "An expired eSIM cannot be topped up"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (64 KB for JSON unless the route says otherwise). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type) or is compressed (Content-Encoding other than identity). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too many requests; retry in 42 s"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; details.requestId identifies it in the logs */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error",
+                     *         "details": {
+                     *           "requestId": "6f1c2a9e-0b7d-4c1e-9a55-2d3f4e5a6b7c"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4748,6 +5506,92 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["EsimStatusChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Signature or timestamp did not verify: the delivery is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The endpoint is gone: it is disabled and receives nothing more */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveEsimAutoTopupSucceededEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…); the same on every retry of the event. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject deliveries more than 5 minutes away from now. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed by the base64-decoded part of the endpoint secret after `whsec_` (Standard Webhooks). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EsimAutoTopUpSucceededEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Signature or timestamp did not verify: the delivery is retried */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The endpoint is gone: it is disabled and receives nothing more */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveEsimAutoTopupFailedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…); the same on every retry of the event. */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; reject deliveries more than 5 minutes away from now. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">`, keyed by the base64-decoded part of the endpoint secret after `whsec_` (Standard Webhooks). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EsimAutoTopUpFailedEvent"];
             };
         };
         responses: {

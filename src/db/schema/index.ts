@@ -9,3 +9,4 @@ export * from './sandbox.js';
 export * from './events.js';
 export * from './secrets.js';
 export * from './push.js';
+export * from './autotopup.js';

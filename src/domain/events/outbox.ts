@@ -16,6 +16,8 @@ export const EVENT_TYPES = [
   'esim.usage_threshold',
   'esim.expiring',
   'esim.status_changed',
+  'esim.auto_topup_succeeded',
+  'esim.auto_topup_failed',
   'wallet.topup_succeeded',
   'wallet.low_balance',
 ] as const;

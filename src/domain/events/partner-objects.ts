@@ -23,6 +23,16 @@ export type PartnerEsim = {
   dataUsageMb?: number;
   totalVolumeMb?: number;
   livemode: boolean;
+  /** On the eSIM endpoints only (GET/PATCH /esims…): the eSIM's auto top-up settings. */
+  autoTopUp?: AutoTopUpView;
+};
+
+/** An eSIM's auto top-up settings as both APIs show them (src/domain/autotopup/). */
+export type AutoTopUpView = {
+  enabled: boolean;
+  planId: string | null;
+  whenPercentUsed: number;
+  maxPerMonth: number;
 };
 
 export type PartnerOrderSummary = {

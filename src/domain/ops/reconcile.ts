@@ -11,6 +11,7 @@ import {
 } from '../../db/schema/index.js';
 import { cancelJobKey, fulfillJobKey, ORDER_JOBS } from '../orders/ports.js';
 import type { Clock } from '../../lib/clock.js';
+import { autoTopUpProblems, type AutoTopUpProblem } from './reconcile-auto-topup.js';
 
 /** One thing reconciliation found wrong; `check` is stable (alerts and tests match on it). */
 export interface ReconcileProblem {
@@ -24,7 +25,8 @@ export interface ReconcileProblem {
     | 'fulfillment_dead_lettered'
     | 'charged_but_not_sold'
     | 'cancel_unfinished'
-    | 'cancel_mismatch';
+    | 'cancel_mismatch'
+    | AutoTopUpProblem['check'];
   /** `live` unless the check is about another wallet of the same account (see WALLETS). */
   mode: string;
   accountId: string;
@@ -72,7 +74,8 @@ const usd = (cents: number) => (cents / 100).toFixed(2);
  *   charged order has its eSIMs (COMPLETED), its refund (REFUNDED) or is still being fulfilled
  *   (PROCESSING, and not for longer than `stuckAfterMs`);
  * - no charged, open (PROCESSING) order has a dead-lettered fulfillment job and none pending or
- *   running: nothing would ever fulfil or refund it, so it is reported at once, whatever its age.
+ *   running: nothing would ever fulfil or refund it, so it is reported at once, whatever its age;
+ * - every auto top-up agrees with its order and none is stuck (./reconcile-auto-topup.ts).
  */
 export async function reconcile(deps: {
   db: Db;
@@ -234,6 +237,7 @@ export async function reconcile(deps: {
   }
 
   problems.push(...(await cancellationProblems(db, stuckBefore)));
+  problems.push(...(await autoTopUpProblems(db, stuckBefore)));
 
   return {
     ok: problems.length === 0,

@@ -4,7 +4,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import QRCode from 'qrcode';
 import { AppError } from '../../domain/errors.js';
 import type { EsimRow } from '../../domain/orders/orders.service.js';
-import { MobileEsimSchema, presentMobileEsim } from '../shared/order-presenters.js';
+import type { EsimWithAutoTopUp } from '../../domain/autotopup/autotopup.service.js';
+import { AutoTopUpPatchSchema, MobileEsimSchema, presentMobileEsim } from '../shared/order-presenters.js';
 import { defineList, NextCursorSchema, pageQuery } from '../shared/pagination.js';
 import { callerLocale } from '../shared/locale.js';
 import { mobileErrors } from '../shared/schemas.js';
@@ -22,12 +23,20 @@ const esimList = defineList<EsimRow>({
 
 export async function esimsRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { orders, config, catalog } = app.container;
+  const { orders, config, catalog, autoTopUp } = app.container;
   const namesFor = (request: FastifyRequest, list: EsimRow[]) =>
     catalog.planNames(
       list.map((e) => e.planId),
       callerLocale(request),
     );
+  /** eSIMs with their auto top-up settings (issue 31 L5), named in the caller's language. */
+  async function presentAll(request: FastifyRequest, list: EsimWithAutoTopUp[]) {
+    const names = await namesFor(
+      request,
+      list.map((e) => e.esim),
+    );
+    return list.map((e) => presentMobileEsim(e.esim, config.publicBaseUrl, names, e.autoTopUp));
+  }
 
   r.get(
     '/user/esims',
@@ -67,10 +76,9 @@ export async function esimsRoutes(app: FastifyInstance): Promise<void> {
       );
       const { items, nextCursor } = page.finish(request, reply, rows);
       // Usage is refreshed for the page only: a long history does not mean more provider calls.
-      const list = await orders.refreshUsage(items);
-      const names = await namesFor(request, list);
+      const list = await autoTopUp.withSettings(await orders.refreshUsage(items));
       return {
-        esims: list.map((e) => presentMobileEsim(e, config.publicBaseUrl, names)),
+        esims: await presentAll(request, list),
         ...(page.paged ? { nextCursor } : {}),
       };
     },
@@ -102,10 +110,42 @@ export async function esimsRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const esim = await orders.getOwnEsim(owner(request.auth!.account.id), request.params.iccid);
+      const found = await autoTopUp.get(owner(request.auth!.account.id), request.params.iccid);
       // It carries the install page's capability URL: never kept by a shared cache.
       reply.header('cache-control', 'no-store');
-      return { esim: presentMobileEsim(esim, config.publicBaseUrl, await namesFor(request, [esim])) };
+      const [esim] = await presentAll(request, [found]);
+      return { esim: esim! };
+    },
+  );
+
+  r.patch(
+    '/user/esims/:iccid',
+    {
+      schema: {
+        operationId: 'updateEsim',
+        tags: ['eSIMs'],
+        summary: 'Change the auto top-up of one of my eSIMs',
+        description:
+          'Sets any of `autoTopUp` (the rest is kept). When the eSIM’s usage crosses `whenPercentUsed` ' +
+          '(50–100 %, default 80) the top-up plan `planId` is bought from the wallet once per crossing, at ' +
+          'most `maxPerMonth` (1–10, default 2) a calendar month (UTC); the added data re-arms it. You are ' +
+          'told by push and e-mail whether it worked. `planId` must be a top-up plan of the eSIM’s ' +
+          'destination (GET /destinations/{code}, isTopUp). 400 for values out of range or a plan that ' +
+          'cannot top up this eSIM, 409 INVALID_STATE to enable it on an expired or cancelled eSIM.',
+        params: iccidParams,
+        body: AutoTopUpPatchSchema,
+        response: { 200: Type.Object({ esim: MobileEsimSchema }), ...mobileErrors(401, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const updated = await autoTopUp.update(
+        owner(request.auth!.account.id),
+        request.params.iccid,
+        request.body.autoTopUp,
+      );
+      reply.header('cache-control', 'no-store');
+      const [esim] = await presentAll(request, [updated]);
+      return { esim: esim! };
     },
   );
 
@@ -126,7 +166,8 @@ export async function esimsRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const esim = await orders.replaceInstallLink(owner(request.auth!.account.id), request.params.iccid);
       reply.header('cache-control', 'no-store');
-      return { esim: presentMobileEsim(esim, config.publicBaseUrl, await namesFor(request, [esim])) };
+      const [presented] = await presentAll(request, await autoTopUp.withSettings([esim]));
+      return { esim: presented! };
     },
   );
 

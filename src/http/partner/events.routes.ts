@@ -48,8 +48,8 @@ export const PartnerEventSchema = Type.Object(
     type: Type.String({
       description:
         'order.completed | order.fulfillment_failed | order.refunded | esim.usage_threshold | ' +
-        'esim.expiring | esim.status_changed | wallet.topup_succeeded | wallet.low_balance ' +
-        '(ping: test deliveries only)',
+        'esim.expiring | esim.status_changed | esim.auto_topup_succeeded | esim.auto_topup_failed | ' +
+        'wallet.topup_succeeded | wallet.low_balance (ping: test deliveries only)',
     }),
     createdAt: IsoDate,
     livemode: Type.Boolean({ description: 'false for test-mode objects' }),
@@ -58,6 +58,7 @@ export const PartnerEventSchema = Type.Object(
         'order.*: the order as GET /orders/{id} returns it; esim.usage_threshold: { esim, thresholdPercent: ' +
         '50 | 80 | 90 | 100, usageUpdatedAt }; esim.expiring: { esim, daysLeft: 3 | 1, expiresAt }; ' +
         'esim.status_changed: { esim, installState, previousInstallState }; ' +
+        'esim.auto_topup_succeeded: { esim, orderId, planId, amountUsd }; esim.auto_topup_failed: { esim, planId, reason, orderId }; ' +
         'wallet.topup_succeeded: { paymentId, amountUsd, wallet }; wallet.low_balance: the wallet as GET /wallet ' +
         "returns it. Each type has its named schema in the document's webhooks section.",
     }),

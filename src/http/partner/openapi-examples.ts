@@ -36,6 +36,18 @@ export const orderExamples = {
   },
 };
 
+const autoTopUp = { enabled: true, planId: 'plan_sbx-tr-1gb-topup', whenPercentUsed: 80, maxPerMonth: 2 };
+const esimDetail = { ...esim, status: 'ACTIVE', dataUsageMb: 312, totalVolumeMb: 1024, autoTopUp };
+
+export const esimExamples = {
+  detail: esimDetail,
+  list: {
+    esims: [esimDetail],
+    hasMore: false,
+    nextCursor: null,
+  },
+};
+
 const MESSAGES: Partial<Record<ErrorCode, { message: string; details?: Record<string, unknown> }>> = {
   UNAUTHORIZED: { message: 'Missing or invalid API key' },
   VALIDATION_ERROR: {
@@ -49,6 +61,7 @@ const MESSAGES: Partial<Record<ErrorCode, { message: string; details?: Record<st
   ESIM_NOT_FOUND: { message: 'No test-mode eSIM of yours has this id or ICCID' },
   FORBIDDEN: { message: 'Test helpers need a test-mode key (svc_test_sk_…); this request used a live key' },
   NOT_FOUND: { message: 'Webhook endpoint not found' },
+  INVALID_STATE: { message: 'An expired eSIM cannot be topped up' },
   CONFLICT: {
     message: 'An account can have at most 10 webhook endpoints; delete one first',
     details: { limit: 10 },

@@ -3,6 +3,7 @@ import {
   presentPartnerEsim,
   presentPartnerOrder,
   presentPartnerOrderSummary,
+  type AutoTopUpView,
   type PartnerEsim,
   type PartnerOrder,
   type PartnerOrderSummary,
@@ -48,6 +49,50 @@ export const EsimStatus = Type.Union(
   },
 );
 
+export const AutoTopUpSchema = Type.Object(
+  {
+    enabled: Type.Boolean({ description: 'Buy `planId` from the wallet when usage crosses the threshold' }),
+    planId: Nullable(
+      Type.String({ description: 'The top-up plan bought: one of the eSIM’s destination’s top-up plans' }),
+    ),
+    whenPercentUsed: Type.Integer({
+      minimum: 50,
+      maximum: 100,
+      description: 'Share of the data used (50–100 %) at which the top-up is bought; 100: when used up',
+    }),
+    maxPerMonth: Type.Integer({
+      minimum: 1,
+      maximum: 10,
+      description: 'At most this many auto top-ups per calendar month (UTC), 1–10',
+    }),
+  },
+  {
+    title: 'AutoTopUp',
+    description:
+      'Auto top-up from the wallet: once per crossing of the threshold (the added data re-arms it), at ' +
+      'most maxPerMonth a month. Defaults: disabled, 80 %, 2 a month.',
+  },
+);
+
+/** PATCH body of both surfaces: any subset of AutoTopUp (planId required to enable). */
+export const AutoTopUpPatchSchema = Type.Object(
+  {
+    autoTopUp: Type.Object(
+      {
+        enabled: Type.Optional(Type.Boolean()),
+        planId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+        whenPercentUsed: Type.Optional(Type.Integer({ minimum: 50, maximum: 100, description: '50–100' })),
+        maxPerMonth: Type.Optional(Type.Integer({ minimum: 1, maximum: 10, description: '1–10' })),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [{ autoTopUp: { enabled: true, planId: 'plan_sbx-tr-1gb-topup', whenPercentUsed: 80 } }],
+  },
+);
+
 export const MobileEsimSchema = Type.Object(
   {
     id: Type.String(),
@@ -67,6 +112,10 @@ export const MobileEsimSchema = Type.Object(
     totalVolume: Type.Integer({ description: 'MB included' }),
     activatedAt: Nullable(IsoDate),
     expiresAt: Nullable(IsoDate),
+    autoTopUp: Type.Optional({
+      ...AutoTopUpSchema,
+      description: 'Auto top-up settings; on the eSIM list and eSIM endpoints',
+    }),
   },
   { title: 'Esim' },
 );
@@ -75,6 +124,7 @@ export function presentMobileEsim(
   esim: EsimRow,
   publicBaseUrl: string,
   planNames: ReadonlyMap<string, string>,
+  autoTopUp?: AutoTopUpView,
 ): Static<typeof MobileEsimSchema> {
   return {
     id: esim.id,
@@ -94,6 +144,7 @@ export function presentMobileEsim(
     totalVolume: esim.totalVolumeMb,
     activatedAt: esim.activatedAt?.toISOString() ?? null,
     expiresAt: esim.expiresAt?.toISOString() ?? null,
+    ...(autoTopUp ? { autoTopUp } : {}),
   };
 }
 
@@ -109,6 +160,10 @@ export const PartnerEsimSchema = Type.Object(
     dataUsageMb: Type.Optional(Type.Integer()),
     totalVolumeMb: Type.Optional(Type.Integer()),
     livemode: Type.Boolean({ description: 'false for test-mode objects (made with a svc_test_sk_ key)' }),
+    autoTopUp: Type.Optional({
+      ...AutoTopUpSchema,
+      description: 'Auto top-up settings; on the /esims endpoints only (not in orders or events)',
+    }),
   },
   { title: 'PartnerEsim' },
 );

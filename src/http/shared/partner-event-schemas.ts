@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import type { AutoTopUpFailedData, AutoTopUpSucceededData } from '../../domain/autotopup/announce.js';
 import type { AnyEventType } from '../../domain/events/outbox.js';
 import type {
   EsimExpiringData,
@@ -9,6 +10,7 @@ import type {
 } from '../../domain/events/partner-objects.js';
 import { PartnerEsimSchema, PartnerOrderSchema } from './order-presenters.js';
 import { PartnerWalletSchema } from './partner-wallet.js';
+import { Nullable } from './schemas.js';
 
 /**
  * The `data` of each partner event type, one named schema each: the OpenAPI `webhooks` section
@@ -70,6 +72,42 @@ export const EsimStatusChangedDataSchema = Type.Object(
   { title: 'EsimStatusChangedData', description: "The eSIM and its profile's new state on the device" },
 );
 
+export const AutoTopUpSucceededDataSchema = Type.Object(
+  {
+    esim: PartnerEsimSchema,
+    orderId: Type.String({ description: 'ord_…: the top-up order (GET /orders/{id}), paid from the wallet' }),
+    planId: Type.String({ description: 'The top-up plan bought' }),
+    amountUsd: Type.Number({ description: 'USD charged to the wallet' }),
+  },
+  {
+    title: 'AutoTopUpSucceededData',
+    description: 'The eSIM after its data was added (with usage) and the order that bought it',
+  },
+);
+
+export const AutoTopUpFailedDataSchema = Type.Object(
+  {
+    esim: PartnerEsimSchema,
+    planId: Type.String({ description: 'The top-up plan that was to be bought' }),
+    reason: Type.Union(
+      [
+        Type.Literal('insufficient_balance'),
+        Type.Literal('monthly_limit'),
+        Type.Literal('plan_unavailable'),
+        Type.Literal('provider_error'),
+      ],
+      {
+        description:
+          'insufficient_balance: nothing charged; monthly_limit: maxPerMonth already bought this month; ' +
+          'plan_unavailable: the plan is no longer sold or cannot top up this eSIM; provider_error: the ' +
+          'order was placed and refunded to the wallet',
+      },
+    ),
+    orderId: Nullable(Type.String({ description: 'ord_…: the refunded order (provider_error), else null' })),
+  },
+  { title: 'AutoTopUpFailedData', description: 'The eSIM, the plan and why nothing was added' },
+);
+
 export const WalletTopUpDataSchema = Type.Object(
   {
     paymentId: Type.String({ description: 'pay_…: the credited payment' }),
@@ -128,6 +166,16 @@ export const EVENT_PAYLOADS: Record<AnyEventType, EventPayload> = {
       'lifecycle). data: { esim, installState, previousInstallState }.',
     data: EsimStatusChangedDataSchema,
   },
+  'esim.auto_topup_succeeded': {
+    title: 'EsimAutoTopUpSucceededEvent',
+    when: "An eSIM's auto top-up bought its plan from the wallet and the data was added. data: { esim, orderId, planId, amountUsd }.",
+    data: AutoTopUpSucceededDataSchema,
+  },
+  'esim.auto_topup_failed': {
+    title: 'EsimAutoTopUpFailedEvent',
+    when: "An eSIM's auto top-up crossed its threshold but added nothing. data: { esim, planId, reason, orderId }.",
+    data: AutoTopUpFailedDataSchema,
+  },
   'wallet.topup_succeeded': {
     title: 'WalletTopUpSucceededEvent',
     when: 'A top-up was credited. data: { paymentId, amountUsd, wallet }.',
@@ -158,4 +206,12 @@ const _eventDataSchemasMatch: [
   >,
   Same<Static<typeof WalletTopUpDataSchema>, { [K in keyof WalletTopUpData]: WalletTopUpData[K] }>,
   Same<Static<typeof PingDataSchema>, PingData>,
-] = [true, true, true, true, true];
+  Same<
+    Static<typeof AutoTopUpSucceededDataSchema>,
+    { [K in keyof AutoTopUpSucceededData]: AutoTopUpSucceededData[K] }
+  >,
+  Same<
+    Static<typeof AutoTopUpFailedDataSchema>,
+    { [K in keyof AutoTopUpFailedData]: AutoTopUpFailedData[K] }
+  >,
+] = [true, true, true, true, true, true, true];

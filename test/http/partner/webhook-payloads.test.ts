@@ -86,9 +86,28 @@ describe('every event type’s delivery matches its webhook schema', () => {
     } finally {
       await adminPost(t, '/sandbox/esim-provider/faults', { failNext: 0 });
     }
-    // esim.usage_threshold.
+    // esim.usage_threshold, and esim.auto_topup_succeeded / _failed (issue 31 L5): the wallet holds
+    // one plan's price, the top-up plan costs as much, so the second eSIM's top-up finds it short.
     const esim = order.esims[0] as { iccid: string };
+    const first = (await t.app.inject({ url: `${PARTNER_ROOT}/orders/${order.id}`, headers })).json();
+    const topUp = await pickPlan(t.container, { isTopUp: true });
+    const others = (await t.app.inject({ url: `${PARTNER_ROOT}/esims`, headers })).json().esims as Array<{
+      iccid: string;
+    }>;
+    const other = others.find((e) => e.iccid !== first.esims[0].iccid)!;
+    for (const iccid of [esim.iccid, other.iccid]) {
+      const res = await t.app.inject({
+        method: 'PATCH',
+        url: `${PARTNER_ROOT}/esims/${iccid}`,
+        headers,
+        payload: { autoTopUp: { enabled: true, planId: topUp.id } },
+      });
+      expect(res.statusCode).toBe(200);
+    }
     await adminPost(t, '/sandbox/esim-provider/usage', { iccid: esim.iccid, usedMb: plan.dataAmountMb });
+    await deliverAll();
+    await adminPost(t, '/sandbox/esim-provider/usage', { iccid: other.iccid, usedMb: plan.dataAmountMb });
+    await deliverAll();
     // esim.status_changed and esim.expiring, from the sandbox's lifecycle controls.
     await adminPost(t, '/sandbox/esim-provider/status', { iccid: esim.iccid, status: 'DISABLED' });
     await adminPost(t, '/sandbox/esim-provider/expiry', { iccid: esim.iccid, daysLeft: 3 });

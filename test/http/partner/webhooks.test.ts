@@ -129,7 +129,8 @@ describe('webhook endpoints', () => {
       expect(error.message).toBe(
         `body.events.1 "${bad}" is not an event type you can subscribe to; allowed: order.completed, ` +
           'order.fulfillment_failed, order.refunded, esim.usage_threshold, esim.expiring, ' +
-          'esim.status_changed, wallet.topup_succeeded, wallet.low_balance',
+          'esim.status_changed, esim.auto_topup_succeeded, esim.auto_topup_failed, ' +
+          'wallet.topup_succeeded, wallet.low_balance',
       );
       expect(error.details).toEqual({
         field: 'events.1',
@@ -141,6 +142,8 @@ describe('webhook endpoints', () => {
           'esim.usage_threshold',
           'esim.expiring',
           'esim.status_changed',
+          'esim.auto_topup_succeeded',
+          'esim.auto_topup_failed',
           'wallet.topup_succeeded',
           'wallet.low_balance',
         ],

@@ -194,6 +194,8 @@ describe('OpenAPI documents: the contract for code generation', () => {
       'esim.usage_threshold',
       'esim.expiring',
       'esim.status_changed',
+      'esim.auto_topup_succeeded',
+      'esim.auto_topup_failed',
       'wallet.topup_succeeded',
       'wallet.low_balance',
       'ping',

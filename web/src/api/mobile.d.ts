@@ -640,7 +640,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change the auto top-up of one of my eSIMs
+         * @description Sets any of `autoTopUp` (the rest is kept). When the eSIM’s usage crosses `whenPercentUsed` (50–100 %, default 80) the top-up plan `planId` is bought from the wallet once per crossing, at most `maxPerMonth` (1–10, default 2) a calendar month (UTC); the added data re-arms it. You are told by push and e-mail whether it worked. `planId` must be a top-up plan of the eSIM’s destination (GET /destinations/{code}, isTopUp). 400 for values out of range or a plan that cannot top up this eSIM, 409 INVALID_STATE to enable it on an expired or cancelled eSIM.
+         */
+        patch: operations["updateEsim"];
         trace?: never;
     };
     "/api/v1/user/esims/{iccid}/install-link": {
@@ -929,6 +933,16 @@ export interface components {
         };
         /** ActivationPolicy */
         ActivationPolicy: "first_install" | "first_connection";
+        /** AutoTopUp */
+        AutoTopUp: {
+            /** @description Buy `planId` from the wallet when usage crosses the threshold */
+            enabled: boolean;
+            /** @description At most this many auto top-ups per calendar month (UTC), 1–10 */
+            maxPerMonth: number;
+            planId: string | null;
+            /** @description Share of the data used (50–100 %) at which the top-up is bought; 100: when used up */
+            whenPercentUsed: number;
+        };
         /** CancelOrderResponse */
         CancelOrderResponse: {
             order: components["schemas"]["Order"];
@@ -1175,6 +1189,8 @@ export interface components {
             activatedAt: string | null;
             /** @description LPA activation string LPA:1$<smdpAddress>$<matchingId> */
             activationCode: string;
+            /** @description Auto top-up settings; on the eSIM list and eSIM endpoints */
+            autoTopUp?: components["schemas"]["AutoTopUp"];
             /** @description MB used */
             dataUsage: number;
             expiresAt: string | null;
@@ -1676,6 +1692,21 @@ export interface components {
         UnregisterPushDeviceResponse: {
             /** @enum {boolean} */
             success: true;
+        };
+        /** UpdateEsimRequest */
+        UpdateEsimRequest: {
+            autoTopUp: {
+                enabled?: boolean;
+                /** @description 1–10 */
+                maxPerMonth?: number;
+                planId?: string;
+                /** @description 50–100 */
+                whenPercentUsed?: number;
+            };
+        };
+        /** UpdateEsimResponse */
+        UpdateEsimResponse: {
+            esim: components["schemas"]["Esim"];
         };
         /** UpdateProfileRequest */
         UpdateProfileRequest: {
@@ -4834,6 +4865,134 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateEsim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The eSIM’s ICCID */
+                iccid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "autoTopUp": {
+                 *         "enabled": true,
+                 *         "planId": "plan_sbx-tr-1gb-topup",
+                 *         "whenPercentUsed": 80
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateEsimRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateEsimResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (64 KB for JSON unless the route says otherwise). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type) or is compressed (Content-Encoding other than identity). */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

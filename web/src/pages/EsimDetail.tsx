@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { api, unwrap } from '../api/client';
 import type { Esim } from '../api/types';
+import { AutoTopUp } from '../components/AutoTopUp';
 import { canTopUp, EsimStatusBadge } from '../components/EsimCard';
 import { EsimUsagePanel } from '../components/EsimUsagePanel';
 import { FormError } from '../components/FormError';
@@ -51,6 +52,7 @@ export default function EsimDetail() {
             }
           />
           <PushOptIn />
+          <AutoTopUp esim={esim} />
           <section className="card">
             <InstallGuide esim={esim} steps heading="h2" />
           </section>
