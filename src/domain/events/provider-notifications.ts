@@ -19,6 +19,8 @@ export type NotificationOutcome =
   | 'health_check'
   | 'fulfillment_queued'
   | 'usage_updated'
+  /** A usage reading measured before the one already stored: not applied. */
+  | 'stale'
   | 'status_updated'
   | 'validity_updated'
   | 'unknown_order'
@@ -147,6 +149,9 @@ export function createProviderNotifications(deps: {
     const esim = await findEsim(tx, notice.esim);
     if (!esim) return 'unknown_esim';
     if (!notice.usage) return 'ignored';
+    // A reading measured before the one we hold arrived late (webhooks are retried, out of order):
+    // storing it would undo a top-up's data and re-trigger alerts and auto top-up.
+    if (notice.measuredAt && esim.usageUpdatedAt && notice.measuredAt < esim.usageUpdatedAt) return 'stale';
     const now = clock.now();
     await tx
       .update(esims)

@@ -136,6 +136,16 @@ describe('POST /webhooks/esim/esimaccess/<token> (alias /webhooks/esimaccess/<to
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ provider: 'esimaccess', type: 'DATA_USAGE', outcome: 'usage_updated' });
 
+    // A reading measured earlier that arrives late (another notifyId) is recorded, not applied.
+    const late = usage(Math.ceil(plan.dataAmountMb * 0.2), 'c'.repeat(32));
+    late.content.lastUpdateTime = '2026-11-23T09:30:00+0000';
+    expect((await send(late)).statusCode).toBe(200);
+    const [stale] = await t.container.db
+      .select()
+      .from(providerNotifications)
+      .where(eq(providerNotifications.notifyId, 'c'.repeat(32)));
+    expect(stale!.outcome).toBe('stale');
+
     // The partner sees the new usage.
     const detail = (
       await t.app.inject({ url: `${PARTNER_ROOT}/orders/${esim.orderId}`, headers: p.headers })
