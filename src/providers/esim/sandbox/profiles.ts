@@ -12,6 +12,7 @@ import {
   type ProviderPackage,
   type ProviderProfile,
 } from '../types.js';
+import { mapEsimAccessSmdpStatus } from '../esimaccess/profiles.js';
 import { sandboxListPackages } from './catalogue.js';
 
 export const SANDBOX_SMDP_ADDRESS = 'rsp.sandbox-esim.example.com';
@@ -180,19 +181,10 @@ export function toProfile(row: ProfileRow, now: Date): ProviderProfile {
     expiresAt: row.expiresAt,
     // Data cannot be used without installing the profile first.
     everInstalled: row.smdpStatus !== 'RELEASED' || row.usedMb > 0 || row.activatedAt !== null,
-    installState: SMDP_INSTALL_STATE[row.smdpStatus] ?? 'RELEASED',
+    // The sandbox keeps eSIM Access's smdpStatus and reads it as eSIM Access's adapter does.
+    installState: mapEsimAccessSmdpStatus(row.smdpStatus) ?? 'RELEASED',
   };
 }
-
-/** The sandbox keeps eSIM Access's smdpStatus; the contract's install state is read from it. */
-const SMDP_INSTALL_STATE: Record<string, ProviderInstallState> = {
-  RELEASED: 'RELEASED',
-  DOWNLOAD: 'INSTALLED',
-  INSTALLATION: 'INSTALLED',
-  ENABLED: 'ENABLED',
-  DISABLED: 'DISABLED',
-  DELETED: 'DELETED',
-};
 
 /** Install state → the smdpStatus eSIM Access would report for it. */
 export const SMDP_STATUS: Record<ProviderInstallState, string> = {
