@@ -190,8 +190,9 @@ describe('order receipt', () => {
     expect(mail.text).toContain('Paket: Türkiye · 1 GB · 7 gün');
     expect(mail.text).toContain(`Tutar: ${usdTr(priceCents)}`);
     expect(mail.text).toContain('Ödeme: Kart');
-    expect(mail.text).toContain(`${BASE}/esims`);
     const [esim] = await esimsOf(user);
+    // One eSIM: the link opens its own page (usage and top-up), as the alerts do.
+    expect(mail.text).toContain(`${BASE}/esims/${esim!.iccid}`);
     expect(mail.text).toContain(esim!.activationCode);
     expect(mail.text).toContain(`iPhone’a tek dokunuşla kur: ${esim!.iosInstallUrl}`);
     expect(mail.text).toContain(

@@ -158,7 +158,11 @@ export function createReceipts(deps: ReceiptDeps) {
       paymentMethod: order.paymentMethod,
       isTopUp: order.topUpEsimId !== null,
       esims: list,
-      esimsUrl: `${deps.publicBaseUrl}/esims`,
+      // One eSIM: its own page (usage, top-up), which the traveller's alerts open too.
+      esimsUrl:
+        rows.length === 1
+          ? `${deps.publicBaseUrl}/esims/${encodeURIComponent(rows[0]!.iccid)}`
+          : `${deps.publicBaseUrl}/esims`,
     });
     await deps.mailer.send({ ...message, dedupeKey: `order-receipt:${order.id}` });
   }
