@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { esims, events } from '../../src/db/schema/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { pickPlan } from '../helpers/catalog.js';
+import { eventsSettled } from '../helpers/events.js';
 import { balanceOf, createUser, type TestUser } from '../helpers/factories.js';
 import { expectLedgerInvariant } from '../helpers/ledger.js';
 import {
@@ -216,6 +217,7 @@ describe('Partner: /api/public/v1/esims', () => {
       expect.objectContaining({ status: 'succeeded', livemode: false }),
     ]);
     expect(await balanceOf(t.container, user.id)).toBe(live);
+    await eventsSettled(t.container);
     const listed = await t.app.inject({ url: `${PARTNER_ROOT}/events?limit=100`, headers: test });
     expect(
       listed.json().data.filter((e: { type: string }) => e.type === 'esim.auto_topup_succeeded'),

@@ -22,6 +22,17 @@ export type ClaimOutcome =
 /** Statuses that count toward the per-account limit: claimed or refunded, not given up. */
 const COUNTED = ['pending', 'done'] as const;
 
+/** The account row, then the order row, locked: the one lock order of every cancellation write. */
+async function lockAccountAndOrder(tx: Tx, accountId: string, orderId: string) {
+  await tx.execute(sql`select id from accounts where id = ${accountId} for update`);
+  const [current] = await tx
+    .select({ status: orders.status })
+    .from(orders)
+    .where(eq(orders.id, orderId))
+    .for('update');
+  return current;
+}
+
 export function createCancellationsRepository(db: Db) {
   async function countRecent(reader: DbOrTx, accountId: string, livemode: boolean, since: Date) {
     const [row] = await reader
@@ -61,12 +72,7 @@ export function createCancellationsRepository(db: Db) {
       order: Pick<OrderRow, 'id' | 'accountId' | 'livemode'>,
       input: { now: Date; since: Date; limit: number },
     ): Promise<ClaimOutcome> {
-      await tx.execute(sql`select id from accounts where id = ${order.accountId} for update`);
-      const [current] = await tx
-        .select({ status: orders.status })
-        .from(orders)
-        .where(eq(orders.id, order.id))
-        .for('update');
+      const current = await lockAccountAndOrder(tx, order.accountId, order.id);
       const existing = await this.find(order.id, tx);
       if (existing && existing.status !== 'released') return { kind: 'taken', cancellation: existing };
       if (current?.status !== 'COMPLETED') return { kind: 'state' };
@@ -112,9 +118,14 @@ export function createCancellationsRepository(db: Db) {
      */
     async finish(
       tx: Tx,
-      orderId: string,
+      target: Pick<OrderRow, 'id' | 'accountId'>,
       now: Date,
     ): Promise<{ order: OrderRow; esims: EsimRow[] } | undefined> {
+      const orderId = target.id;
+      // Locks in the claim's order (account, order, then the claim row): a claim racing this
+      // finish otherwise holds the order and waits for the claim row while we hold the claim row
+      // and wait for the order (or the account, for the refund): a deadlock on PostgreSQL.
+      await lockAccountAndOrder(tx, target.accountId, orderId);
       const [done] = await tx
         .update(orderCancellations)
         .set({ status: 'done', updatedAt: now, completedAt: now })

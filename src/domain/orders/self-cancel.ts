@@ -147,7 +147,7 @@ export function createSelfCancel(
   async function finish(order: OrderRow, requestId?: string): Promise<CancelledOrder | null> {
     return db.transaction(async (tx) => {
       const now = clock.now();
-      const finished = await cancellations.finish(tx, order.id, now);
+      const finished = await cancellations.finish(tx, order, now);
       if (!finished) return null;
       // The whole amount back to the wallet of the order's mode, however it was paid: a card or
       // crypto payment was credited to the wallet and charged from it when the order was placed.
@@ -211,6 +211,14 @@ export function createSelfCancel(
     return { order, esims: await repository.esimsOfOrder(order) };
   }
 
+  /** The answer of a cancel this order already has: the refunded order, or the pending one driven on. */
+  async function followClaim(order: OrderRow, requestId?: string): Promise<CancelledOrder | null> {
+    const existing = await cancellations.find(order.id);
+    if (existing?.status === 'done') return settled(order.id);
+    if (existing?.status === 'pending') return drive(order, requestId);
+    return null;
+  }
+
   async function cancel(request: CancelRequest): Promise<CancelledOrder> {
     const order = await repository.findOwnOrder(
       request.accountId,
@@ -219,14 +227,22 @@ export function createSelfCancel(
       request.channel,
     );
     if (!order) throw new AppError('ORDER_NOT_FOUND', 'Order not found');
-    const existing = await cancellations.find(order.id);
     // A repeat of a finished cancel answers the refunded order; one left pending is driven on.
-    if (existing?.status === 'done') return settled(order.id);
-    if (existing?.status === 'pending') return drive(order, request.requestId);
+    const repeat = await followClaim(order, request.requestId);
+    if (repeat) return repeat;
     const esims = await repository.esimsOfOrder(order);
-    const blocker = await localBlocker(order, esims);
-    if (blocker) throw refusal(blocker);
-    await askProvider(order, esims);
+    try {
+      const blocker = await localBlocker(order, esims);
+      if (blocker) throw refusal(blocker);
+      await askProvider(order, esims);
+    } catch (err) {
+      // A concurrent cancel of the same order claimed it (or finished it) meanwhile: what it
+      // refuses here (order no longer COMPLETED, profile already cancelled) is that cancel's doing,
+      // so this request answers as its repeat.
+      const concurrent = await followClaim(order, request.requestId);
+      if (concurrent) return concurrent;
+      throw err;
+    }
     const claim = await db.transaction(async (tx) => {
       const now = clock.now();
       const outcome = await cancellations.claim(tx, order, {

@@ -4,6 +4,7 @@ import { esims } from '../../../src/db/schema/index.js';
 import type { SellablePlan } from '../../../src/domain/catalog/catalog.service.js';
 import { DAY } from '../../../src/lib/clock.js';
 import { buildTestApp, type TestApp } from '../../helpers/app.js';
+import { eventsSettled } from '../../helpers/events.js';
 import { pickPlan } from '../../helpers/catalog.js';
 import { adminPost } from './helpers.js';
 import { testModeKit } from './test-mode-kit.js';
@@ -25,8 +26,12 @@ describe('test-mode lifecycle helpers and the sandbox lifecycle controls', () =>
   const { partner, get, post, order } = testModeKit(() => ({ t, plan }));
 
   type Event = { type: string; livemode: boolean; data: Record<string, unknown> };
-  const eventsOf = async (headers: Record<string, string>, type: string) =>
-    ((await get('/events?limit=100', headers)).json().data as Event[]).filter((e) => e.type === type);
+  // GET /events lists only events older than every open transaction of the database: on a shared
+  // PostgreSQL another test file's transaction can hold them back a moment.
+  const eventsOf = async (headers: Record<string, string>, type: string) => {
+    await eventsSettled(t.container);
+    return ((await get('/events?limit=100', headers)).json().data as Event[]).filter((e) => e.type === type);
+  };
 
   it('install: esim.status_changed INSTALLED once; a live key is refused', async () => {
     const p = await partner();
