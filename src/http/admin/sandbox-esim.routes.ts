@@ -117,7 +117,8 @@ export async function adminSandboxEsimRoutes(app: FastifyInstance): Promise<void
       },
     },
     async (request) => {
-      const profile = await controls().setInstallState(request.body.iccid, request.body.status);
+      // An unknown ICCID answers 404 before anything is audited.
+      const view = present(await controls().setInstallState(request.body.iccid, request.body.status));
       await audit.record(db, {
         action: 'sandbox.esim.status',
         targetType: 'sandbox',
@@ -125,7 +126,7 @@ export async function adminSandboxEsimRoutes(app: FastifyInstance): Promise<void
         after: { status: request.body.status },
         requestId: request.id,
       });
-      return present(profile);
+      return view;
     },
   );
 
@@ -145,7 +146,8 @@ export async function adminSandboxEsimRoutes(app: FastifyInstance): Promise<void
       },
     },
     async (request) => {
-      const profile = await controls().setExpiry(request.body.iccid, request.body.daysLeft);
+      // An unknown ICCID answers 404 before anything is audited.
+      const view = present(await controls().setExpiry(request.body.iccid, request.body.daysLeft));
       await audit.record(db, {
         action: 'sandbox.esim.expiry',
         targetType: 'sandbox',
@@ -153,7 +155,7 @@ export async function adminSandboxEsimRoutes(app: FastifyInstance): Promise<void
         after: { daysLeft: request.body.daysLeft },
         requestId: request.id,
       });
-      return present(profile);
+      return view;
     },
   );
 }
