@@ -3,6 +3,7 @@ import { createAccountService } from '../domain/accounts/accounts.service.js';
 import { PASSWORD_RESET_JOB } from '../domain/accounts/password-reset.js';
 import { createPasswordHashing } from '../domain/accounts/passwords.js';
 import { createSupportService } from '../domain/support/support.service.js';
+import { createPartnersService } from '../domain/partners/partners.service.js';
 import { createLegalService } from '../domain/legal/legal.service.js';
 import { createDevicesService } from '../domain/devices/devices.service.js';
 import { createSessionService } from '../domain/sessions/sessions.service.js';
@@ -46,6 +47,7 @@ export function buildAccounts(
     shippedDir: config.legal.shippedDir,
     overrideDir: config.legal.overrideDir,
   });
-  return { sessions, apiKeys, accounts, passwords, devices, support, legal };
+  const partners = createPartnersService({ db });
+  return { sessions, apiKeys, accounts, passwords, devices, support, legal, partners };
 }
 export type Accounts = ReturnType<typeof buildAccounts>;

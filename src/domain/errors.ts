@@ -10,6 +10,8 @@ export type ErrorCode =
   | 'ACCOUNT_SUSPENDED'
   | 'CSRF_REJECTED'
   | 'FORBIDDEN'
+  /** A partner's team member whose role does not allow the action (issue 32 C4). */
+  | 'ROLE_FORBIDDEN'
   | 'NOT_FOUND'
   | 'ACCOUNT_NOT_FOUND'
   | 'ORDER_NOT_FOUND'

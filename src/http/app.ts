@@ -91,6 +91,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorateRequest('auth', null);
   app.decorateRequest('partner', null);
   app.decorateRequest('livemode', true);
+  app.decorateRequest('partnerAccess', null);
 
   // Read before the handlers are installed: the root's 404 answers browsers with the app's page.
   const web = await readWebBuild(config.webDistDir);

@@ -1,5 +1,7 @@
 import type { Container } from '../container.js';
 import type { KeyHolder } from '../domain/accounts/api-keys.js';
+import type { PartnerAccess } from '../domain/partners/partners.service.js';
+import type { PartnerPermission } from '../domain/partners/roles.js';
 import type { Account } from '../domain/sessions/sessions.service.js';
 
 export interface MobileAuth {
@@ -19,6 +21,11 @@ declare module 'fastify' {
     partner: KeyHolder | null;
     /** Partner surface: false when the request's key is a test-mode key (svc_test_sk_…). */
     livemode: boolean;
+    /**
+     * Routes under /api/v1/partners/{partnerId}/ (the partner dashboard): the signed-in person's
+     * role on that partner; `livemode` then follows the `mode` query parameter (default live).
+     */
+    partnerAccess: PartnerAccess | null;
   }
   interface FastifyContextConfig {
     /** Mobile routes: 'required' (default) answers 401 without a session; 'optional' and 'none' do not. */
@@ -34,5 +41,7 @@ declare module 'fastify' {
      * a second (`ApiKeyService.authenticateForCatalog`) instead of a database read per request.
      */
     catalogRead?: boolean;
+    /** Routes under /api/v1/partners/{partnerId}/: what the member's role must allow (required there). */
+    permission?: PartnerPermission;
   }
 }

@@ -24,6 +24,15 @@ export type ClientPage =
   | 'account'
   | 'api-keys'
   | 'partner'
+  | 'partner-keys'
+  | 'partner-webhooks'
+  | 'partner-webhook'
+  | 'partner-events'
+  | 'partner-requests'
+  | 'partner-billing'
+  | 'partner-team'
+  | 'partner-audit'
+  | 'partner-invitation'
   | 'terms'
   | 'privacy'
   | 'refund-policy'
@@ -88,7 +97,31 @@ export const CLIENT_PATHS: readonly ClientPath[] = [
   { path: '/support', page: 'support', signedIn: true, example: '/support' },
   { path: '/account', page: 'account', signedIn: true, example: '/account' },
   { path: '/api-keys', page: 'api-keys', signedIn: true, example: '/api-keys' },
+  // The partner console (issue 32): each section its own chunk; `?partner=` and `?mode=test` pick
+  // the partner and mode.
   { path: '/partner', page: 'partner', signedIn: true, example: '/partner' },
+  { path: '/partner/keys', page: 'partner-keys', signedIn: true, example: '/partner/keys' },
+  { path: '/partner/webhooks', page: 'partner-webhooks', signedIn: true, example: '/partner/webhooks' },
+  {
+    path: '/partner/webhooks/:id',
+    page: 'partner-webhook',
+    signedIn: true,
+    example: '/partner/webhooks/we_x',
+  },
+  { path: '/partner/events', page: 'partner-events', signedIn: true, example: '/partner/events' },
+  { path: '/partner/requests', page: 'partner-requests', signedIn: true, example: '/partner/requests' },
+  { path: '/partner/billing', page: 'partner-billing', signedIn: true, example: '/partner/billing' },
+  { path: '/partner/team', page: 'partner-team', signedIn: true, example: '/partner/team' },
+  { path: '/partner/audit', page: 'partner-audit', signedIn: true, example: '/partner/audit' },
+  // An invitation to a partner's team: the link is the credential; the page asks to sign in or
+  // register, then accepts.
+  {
+    path: '/partner-invitations/:token',
+    page: 'partner-invitation',
+    signedIn: false,
+    capability: true,
+    example: '/partner-invitations/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+  },
   // Issue 30 T3: the legal pages and the contact form work without an account, and so does the
   // thread behind the link a staff reply mails to a guest.
   { path: '/terms', page: 'terms', signedIn: false, example: '/terms' },

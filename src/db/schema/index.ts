@@ -10,3 +10,4 @@ export * from './events.js';
 export * from './secrets.js';
 export * from './push.js';
 export * from './autotopup.js';
+export * from './partners.js';

@@ -120,11 +120,20 @@ export const auditLog = pgTable(
     before: jsonb('before').$type<unknown>(),
     after: jsonb('after').$type<unknown>(),
     requestId: text('request_id'),
+    /**
+     * Who did it: `token` (ADMIN_TOKEN), `account:<id>` (a signed-in person, e.g. a partner's
+     * member), `system`; null on rows written before issue 32.
+     */
+    actor: text('actor'),
+    /** Set on a partner's own changes (keys, secrets, members, roles): its dashboard audit log. */
+    partnerId: text('partner_id'),
     createdAt: ts('created_at').notNull(),
   },
   (t) => [
     /** The audit list, newest first, all or per target (issue 12). */
     index('audit_log_target_list_idx').on(t.targetId, t.createdAt, t.id),
     index('audit_log_list_idx').on(t.createdAt, t.id),
+    /** A partner's audit log in its dashboard (issue 32 C4). */
+    index('audit_log_partner_list_idx').on(t.partnerId, t.createdAt, t.id),
   ],
 );

@@ -14,6 +14,10 @@ export interface AuditEntry {
   before?: unknown;
   after?: unknown;
   requestId?: string;
+  /** `token`, `account:<id>` or `system` (see audit_log.actor). */
+  actor?: string;
+  /** A partner's own change: listed in that partner's dashboard audit log (issue 32 C4). */
+  partnerId?: string;
 }
 
 export type AuditRecord = typeof auditLog.$inferSelect;
@@ -31,6 +35,8 @@ export function createAuditService(deps: { db: Db; clock: Clock }) {
         before: entry.before ?? null,
         after: entry.after ?? null,
         requestId: entry.requestId ?? null,
+        actor: entry.actor ?? null,
+        partnerId: entry.partnerId ?? null,
         createdAt: deps.clock.now(),
       });
     },
@@ -39,12 +45,15 @@ export function createAuditService(deps: { db: Db; clock: Clock }) {
     /** Newest first (created_at, id); `after` = keyset position [createdAt, id] (cursor pagination). */
     async list(filter: {
       target?: string | undefined;
+      /** Only this partner's own changes. */
+      partnerId?: string | undefined;
       limit?: number | undefined;
       before?: AuditRecord;
       after?: readonly KeyValue[] | undefined;
     }): Promise<AuditRecord[]> {
       const conditions = [];
       if (filter.target) conditions.push(eq(auditLog.targetId, filter.target));
+      if (filter.partnerId) conditions.push(eq(auditLog.partnerId, filter.partnerId));
       if (filter.after) conditions.push(keysetAfter([auditLog.createdAt, auditLog.id], filter.after, 'desc'));
       if (filter.before) {
         conditions.push(

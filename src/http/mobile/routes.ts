@@ -15,6 +15,7 @@ import { createAccountLimits } from './account-limits.js';
 import { contactRoutes } from './contact.routes.js';
 import { legalRoutes } from './legal.routes.js';
 import { receiptsRoutes } from './receipts.routes.js';
+import { partnersRoutes } from './partners/index.js';
 
 /** Every Mobile/Web API route module, one line each. */
 export async function registerMobileRoutes(app: FastifyInstance): Promise<void> {
@@ -34,4 +35,5 @@ export async function registerMobileRoutes(app: FastifyInstance): Promise<void> 
   await app.register(destinationsRoutes);
   await app.register(legalRoutes);
   await app.register(contactRoutes);
+  await app.register(partnersRoutes);
 }

@@ -71,6 +71,13 @@ const MESSAGES: Record<ErrorCode, Record<Lang, string>> = {
     fr: 'L’origine de la requête n’a pas pu être vérifiée.',
     es: 'No se ha podido verificar el origen de la solicitud.',
   },
+  ROLE_FORBIDDEN: {
+    en: 'Your role in this partner account does not allow this.',
+    tr: 'Bu iş ortağı hesabındaki rolünüz bu işleme izin vermiyor.',
+    de: 'Ihre Rolle in diesem Partnerkonto erlaubt dies nicht.',
+    fr: 'Votre rôle dans ce compte partenaire ne le permet pas.',
+    es: 'Su función en esta cuenta de socio no lo permite.',
+  },
   FORBIDDEN: {
     en: 'You are not allowed to do this.',
     tr: 'Bu işlem için yetkiniz yok.',

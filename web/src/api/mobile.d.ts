@@ -319,6 +319,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/partners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Partners you belong to
+         * @description Your own account (you are its Owner) first, then every partner whose team you joined, with your role and what it allows.
+         */
+        get: operations["listMyPartners"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/partners/{partnerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One partner, with your role on it */
+        get: operations["getPartner"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/payments/card/create-session": {
         parameters: {
             query?: never;
@@ -1145,6 +1182,20 @@ export interface components {
             countries: components["schemas"]["CountrySummary"][];
             regions: components["schemas"]["RegionSummary"][];
         };
+        /** Detail */
+        Detail: {
+            email: string;
+            hasLiveKey: boolean;
+            hasTestKey: boolean;
+            id: string;
+            name: string;
+            /** @description What your role allows here; the server checks each request against it */
+            permissions: ("partner.read" | "keys.read" | "keys.write" | "webhooks.read" | "webhooks.write" | "events.read" | "requests.read" | "testmode.write" | "wallet.topup" | "statements.read" | "members.read" | "members.write" | "audit.read")[];
+            /** @description owner, admin, developer, finance or viewer (docs/partner-guide.md "Team and roles") */
+            role: "owner" | "admin" | "developer" | "finance" | "viewer";
+            /** @description true: the partner is your own account (you are its first Owner) */
+            self: boolean;
+        };
         /**
          * Error
          * @example {
@@ -1365,6 +1416,10 @@ export interface components {
             /** @description The text of its first heading, for the page title */
             title: string;
         };
+        /** ListMyPartnersResponse */
+        ListMyPartnersResponse: {
+            partners: components["schemas"]["Membership"][];
+        };
         /** ListPushDevicesResponse */
         ListPushDevicesResponse: {
             devices: components["schemas"]["PushDevice"][];
@@ -1417,6 +1472,18 @@ export interface components {
         LogoutResponse: {
             /** @enum {boolean} */
             success: true;
+        };
+        /** Membership */
+        Membership: {
+            email: string;
+            id: string;
+            name: string;
+            /** @description What your role allows here; the server checks each request against it */
+            permissions: ("partner.read" | "keys.read" | "keys.write" | "webhooks.read" | "webhooks.write" | "events.read" | "requests.read" | "testmode.write" | "wallet.topup" | "statements.read" | "members.read" | "members.write" | "audit.read")[];
+            /** @description owner, admin, developer, finance or viewer (docs/partner-guide.md "Team and roles") */
+            role: "owner" | "admin" | "developer" | "finance" | "viewer";
+            /** @description true: the partner is your own account (you are its first Owner) */
+            self: boolean;
         };
         /** MeResponse */
         MeResponse: {
@@ -3274,6 +3341,156 @@ export interface operations {
             };
             /** @description Default Response */
             400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMyPartners: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListMyPartnersResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPartner: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Detail"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

@@ -23,3 +23,5 @@ export type Ticket = Json<'/api/v1/support/tickets', 'get'>['tickets'][number];
 export type GeneratedKey = Json<'/api/v1/user/api-key/generate', 'post'>;
 export type Currency = 'USD' | 'EUR' | 'GBP' | 'TRY';
 export const CURRENCIES: readonly Currency[] = ['USD', 'EUR', 'GBP', 'TRY'];
+export type PartnerMembership = Json<'/api/v1/partners', 'get'>['partners'][number];
+export type PartnerDetail = Json<'/api/v1/partners/{partnerId}', 'get'>;
