@@ -6,15 +6,16 @@ import { useI18n } from '../../i18n';
 import { formatDateTime } from '../../lib/format';
 import { usePartnerT, type PartnerConsole } from '../../partner/console';
 import { PartnerShell } from '../../partner/PartnerShell';
+import '../../partner/team.css';
 
 const PAGE = 50;
 
 /** A before/after summary in one short line (the server never puts a key or secret there). */
 function summary(value: unknown): string {
   if (value === null || value === undefined) return '—';
-  if (typeof value !== 'object') return String(value);
+  if (typeof value !== 'object') return JSON.stringify(value);
   return Object.entries(value as Record<string, unknown>)
-    .map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
+    .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
     .join(', ');
 }
 
@@ -38,7 +39,7 @@ function AuditPanel({ pc }: { pc: PartnerConsole }) {
   const rows = log.data?.pages.flatMap((p) => p.entries) ?? [];
   type Entry = (typeof rows)[number];
   return (
-    <section className="card">
+    <section className="card partner-wrap">
       <FormError error={log.error} />
       {log.isSuccess && rows.length === 0 ? <p className="muted">{t('pc.audit.empty')}</p> : null}
       {rows.length ? (

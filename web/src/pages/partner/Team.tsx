@@ -10,6 +10,7 @@ import { formatDateTime } from '../../lib/format';
 import { useMe } from '../../lib/session';
 import { usePartnerT, type PartnerConsole } from '../../partner/console';
 import { PartnerShell } from '../../partner/PartnerShell';
+import '../../partner/team.css';
 
 type Role = PartnerMembership['role'];
 const ROLES: Role[] = ['owner', 'admin', 'developer', 'finance', 'viewer'];
@@ -89,7 +90,7 @@ function TeamPanel({ pc }: { pc: PartnerConsole }) {
 
   return (
     <>
-      <section className="card" aria-labelledby={`${id}-members`}>
+      <section className="card partner-wrap" aria-labelledby={`${id}-members`}>
         <h2 id={`${id}-members`}>{t('pc.team.members')}</h2>
         <FormError error={members.error ?? changeRole.error ?? remove.error ?? leave.error} />
         <RecordTable<Member>
@@ -207,7 +208,7 @@ function TeamPanel({ pc }: { pc: PartnerConsole }) {
         </section>
       ) : null}
 
-      <section className="card" aria-labelledby={`${id}-pending`}>
+      <section className="card partner-wrap" aria-labelledby={`${id}-pending`}>
         <h2 id={`${id}-pending`}>{t('pc.team.pending')}</h2>
         <FormError error={invitations.error ?? revoke.error} />
         {invitations.data && invitations.data.invitations.length === 0 ? (
