@@ -198,3 +198,27 @@ describe('keys, test wallet and top-ups', () => {
     expect(test.statusCode).toBe(400);
   });
 });
+
+describe('the top-up budget', () => {
+  let small: TestApp;
+  beforeAll(async () => {
+    small = await buildTestApp({ env: { PAYMENT_SESSION_LIMIT: '3' } });
+  });
+  afterAll(() => small.close());
+
+  it('top-ups share one payment-session budget per partner (429 past it)', async () => {
+    const other = await partnerTeam(small);
+    const start = (who: { auth: Record<string, string> }) =>
+      small.app.inject({
+        method: 'POST',
+        url: other.url('/wallet/top-ups'),
+        headers: who.auth,
+        payload: { method: 'card', amount: 500 },
+      });
+    for (const who of [other.admin, other.finance, other.owner])
+      expect((await start(who)).statusCode).toBe(201);
+    const over = await start(other.finance);
+    expect(over.statusCode).toBe(429);
+    expect(over.headers['retry-after']).toBeDefined();
+  });
+});

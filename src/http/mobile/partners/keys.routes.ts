@@ -3,7 +3,9 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../../domain/errors.js';
 import { MIN_TOPUP_MINOR } from '../../../domain/payments/payments.service.js';
+import { HOUR } from '../../../lib/clock.js';
 import { centsToUsd, CURRENCIES, type Currency } from '../../../lib/money.js';
+import { createRateLimitGuard } from '../../shared/rate-limit.js';
 import { IsoDate, mobileErrors, Nullable } from '../../shared/schemas.js';
 
 const Mode = Type.Union([Type.Literal('live'), Type.Literal('test')]);
@@ -22,7 +24,18 @@ const tags = ['Partner dashboard'];
 /** The partner's API keys, test wallet reset and wallet top-ups (issue 32 C1, C4), in the dashboard scope. */
 export async function keysRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { partnerConsole } = app.container;
+  const { partnerConsole, config } = app.container;
+  const perHour = config.abuseLimits.paymentSessionsPerHour;
+  // The same budget as a member's own top-ups (POST /payments/card/create-session), per partner:
+  // a team cannot open payment sessions faster than one account can.
+  const topUpLimit = await createRateLimitGuard(app, [
+    {
+      name: 'payment-session:partner',
+      max: perHour,
+      windowMs: HOUR,
+      key: (request) => (request.params as { partnerId?: string }).partnerId,
+    },
+  ]);
 
   r.get(
     '/keys',
@@ -99,6 +112,7 @@ export async function keysRoutes(app: FastifyInstance): Promise<void> {
     '/wallet/top-ups',
     {
       config: { permission: 'wallet.topup' },
+      preHandler: topUpLimit,
       schema: {
         operationId: 'createPartnerTopUp',
         tags,
@@ -106,7 +120,8 @@ export async function keysRoutes(app: FastifyInstance): Promise<void> {
         description:
           "Opens a card payment page (or crypto invoice) whose payment credits the PARTNER's live wallet, not " +
           'yours, once the provider confirms it, like any top-up. `amount` in minor units of `currency` ' +
-          `(crypto: USD cents), at least ${MIN_TOPUP_MINOR}. Live mode only (?mode=test: 400).`,
+          `(crypto: USD cents), at least ${MIN_TOPUP_MINOR}. Live mode only (?mode=test: 400). At most ${perHour} ` +
+          'payment sessions per partner per hour (429 RATE_LIMITED with Retry-After).',
         body: Type.Object(
           {
             method: Type.Union([Type.Literal('card'), Type.Literal('crypto')]),
@@ -124,7 +139,7 @@ export async function keysRoutes(app: FastifyInstance): Promise<void> {
             paymentId: Type.String(),
             url: Type.String({ description: 'Open it in a browser to pay' }),
           }),
-          ...mobileErrors(502, 503),
+          ...mobileErrors(429, 502, 503),
         },
       },
     },
