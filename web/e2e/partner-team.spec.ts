@@ -73,6 +73,13 @@ test('the owner invites a Developer who rotates the key but cannot top up', asyn
   await expect(page.getByTestId('audit-row').first()).toContainText('partner.invitation.create');
   await atEachSize(page, (w) => checkLayout(page, `audit ${w}`));
 
+  // Signed in as someone else (the owner), the page says whom the invitation is for.
+  await page.goto(new URL(link).pathname);
+  await expect(page.getByTestId('invitation-problem')).toContainText(
+    `This invitation was sent to ${devEmail}`,
+  );
+  await expect(page.getByRole('button', { name: 'Accept invitation' })).toHaveCount(0);
+
   // The developer, in another browser: preview, register, come back, accept.
   const devContext = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const dev = await devContext.newPage();
