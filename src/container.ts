@@ -8,6 +8,7 @@ import { buildEvents } from './container/events.js';
 import { buildInfrastructure } from './container/infrastructure.js';
 import { buildOps } from './container/ops.js';
 import { buildOrders } from './container/orders.js';
+import { buildPartnerConsole } from './container/partners.js';
 import { buildPayments } from './container/payments.js';
 import { buildPush } from './container/push.js';
 import { buildWebhooks } from './container/webhooks.js';
@@ -33,6 +34,7 @@ export function createContainer(deps: ContainerDeps) {
   const autoTopUp = buildAutoTopUp(infra, { events, catalog, orders });
   const webhooks = buildWebhooks(infra, events);
   const ops = buildOps(infra, payments);
+  const partnerConsole = buildPartnerConsole(infra, { accounts, orders, payments });
 
   return {
     ...infra,
@@ -46,6 +48,7 @@ export function createContainer(deps: ContainerDeps) {
     ...autoTopUp,
     ...webhooks,
     ...ops,
+    ...partnerConsole,
     /** The start-up tasks in order (first catalog sync, periodic jobs); the entry points call it. */
     async startup(): Promise<void> {
       for (const task of infra.startupTasks) await task();

@@ -21,7 +21,9 @@ export type IdPrefix =
   /** An auto top-up attempt (issue 31 L5). */
   | 'ata'
   | 'fx'
-  | 'push';
+  | 'push'
+  /** An invitation to a partner's team (issue 32 C4). */
+  | 'pinv';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(20)}`;

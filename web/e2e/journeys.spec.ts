@@ -275,13 +275,15 @@ test('partner: generate a key → Partner API order → shown in the dashboard; 
 }) => {
   await registerViaApi(page, 'partner');
   await fundWallet(page, 20);
+  // The old /api-keys page sends people to the partner console's keys page.
   await page.goto('/api-keys');
-  await expect(page.getByText('You have no API key yet.')).toBeVisible();
-  await page.getByRole('button', { name: 'Generate API key' }).click();
+  await expect(page).toHaveURL(/\/partner\/keys$/);
+  await expect(page.getByText('No key of this mode yet.')).toBeVisible();
+  await page.getByRole('button', { name: 'Generate key' }).click();
   const key = (await page.getByTestId('new-key').textContent())!;
   expect(key).toMatch(/^svc_live_sk_[0-9A-Za-z]{40}$/);
-  await expect(page.getByText('Copy this key now.')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Copy API key' })).toBeVisible();
+  await expect(page.getByText('Copy it now: it is shown only once')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Copy key' })).toBeVisible();
   await expect(page.getByTestId('key-prefix')).toHaveText(
     `svc_live_sk_${key.slice(12, 16)}…${key.slice(-4)}`,
   );
@@ -294,7 +296,7 @@ test('partner: generate a key → Partner API order → shown in the dashboard; 
   expect(order.status(), await order.text()).toBeLessThan(300);
   const { orderNumber } = (await order.json()) as { orderNumber: string };
 
-  await page.getByRole('link', { name: 'Orders & usage' }).click();
+  await page.goto('/partner');
   await expect(page.getByTestId('partner-order-count')).toHaveText('1');
   await expect(page.getByTestId('partner-order')).toContainText(orderNumber);
   await expect(page.getByTestId('partner-order').getByRole('progressbar')).toBeVisible();
@@ -303,7 +305,7 @@ test('partner: generate a key → Partner API order → shown in the dashboard; 
   await expect(page.getByText('You have no eSIMs yet.')).toBeVisible();
   await expect(page.getByTestId('esim-card')).toHaveCount(0);
 
-  await page.goto('/api-keys');
+  await page.goto('/partner/keys');
   await page.reload();
   await expect(page.getByTestId('key-prefix')).toHaveText(/^svc_live_sk_/);
   await expect(page.getByTestId('new-key')).toHaveCount(0);
@@ -311,7 +313,7 @@ test('partner: generate a key → Partner API order → shown in the dashboard; 
 
   // Rotation asks first, then shows the new key once.
   await page.getByRole('button', { name: 'Rotate key' }).click();
-  await page.getByRole('button', { name: 'Rotate now' }).click();
+  await page.getByRole('button', { name: 'Yes, rotate now' }).click();
   const rotated = (await page.getByTestId('new-key').textContent())!;
   expect(rotated).not.toBe(key);
   const old = await page.request.get('/api/public/v1/wallet', {

@@ -115,11 +115,39 @@ const accountPages: [string, string, (page: Page) => Promise<void>][] = [
   ['account', '/account', (p) => expect(p.getByRole('heading', { name: 'Delete account' })).toBeVisible()],
   ['api-keys', '/api-keys', (p) => expect(p.getByTestId('key-prefix')).toBeVisible()],
   ['partner', '/partner', (p) => expect(p.getByTestId('partner-order').first()).toBeVisible()],
+  ['partner-keys', '/partner/keys', (p) => expect(p.getByTestId('key-prefix')).toBeVisible()],
+  [
+    'partner-team',
+    '/partner/team',
+    (p) =>
+      expect(
+        p
+          .getByTestId(/^invitation-row/)
+          .filter({ visible: true })
+          .first(),
+      ).toBeVisible(),
+  ],
+  [
+    'partner-audit',
+    '/partner/audit',
+    (p) =>
+      expect(
+        p
+          .getByTestId(/^audit-row/)
+          .filter({ visible: true })
+          .first(),
+      ).toBeVisible(),
+  ],
 ];
 
 /** Public pages that need something to show: checked logged out after the account pages. */
 const linkPages: [string, string, (page: Page) => Promise<void>][] = [
   ['install', '/install/TOKEN', (p) => expect(p.getByTestId('matching-id')).toBeVisible()],
+  [
+    'partner-invitation',
+    '/partner-invitations/INVITE',
+    (p) => expect(p.getByTestId('invitation')).toContainText('Developer'),
+  ],
 ];
 
 async function check(page: Page, name: string, url: string, ready: (page: Page) => Promise<void>) {
@@ -190,6 +218,12 @@ test('account pages: no horizontal scroll, accessible, screenshots', async ({ pa
   const history = await page.request.get('/api/v1/user/wallet/transactions');
   const { transactions } = (await history.json()) as { transactions: { id: string; hasReceipt: boolean }[] };
   const topUpId = transactions.find((tx) => tx.hasReceipt)!.id;
+  const me = ((await (await page.request.get('/api/v1/auth/me')).json()) as { user: { id: string } }).user;
+  const invitation = await page.request.post(`/api/v1/partners/${me.id}/invitations`, {
+    headers: { origin: baseURL },
+    data: { email: 'layout-invitee@example.com', role: 'developer' },
+  });
+  const invite = ((await invitation.json()) as { path: string }).path.split('/').pop()!;
   for (const [name, url, ready] of accountPages) {
     const concrete = url
       .replace('ORDER', orderId)
@@ -203,7 +237,7 @@ test('account pages: no horizontal scroll, accessible, screenshots', async ({ pa
     await check(
       page,
       name,
-      url.replace('TOKEN', new URL(esim!.installUrl).pathname.split('/').pop()!),
+      url.replace('TOKEN', new URL(esim!.installUrl).pathname.split('/').pop()!).replace('INVITE', invite),
       ready,
     );
   }

@@ -114,6 +114,8 @@ export function createApiKeyService(deps: { db: Db; clock: Clock }) {
     async generate(
       accountId: string,
       mode: ApiKeyMode = 'live',
+      /** Runs in the key's transaction (the partner dashboard's audit row commits with the key). */
+      within?: (tx: DbOrTx, generatedAt: Date) => Promise<void>,
     ): Promise<{ key: string; mode: ApiKeyMode; apiKeyPrefix: string; apiKeyGeneratedAt: Date }> {
       const key = PREFIXES[mode] + randomBase62(SECRET_LENGTH);
       const now = clock.now();
@@ -131,6 +133,7 @@ export function createApiKeyService(deps: { db: Db; clock: Clock }) {
               };
         await tx.update(accounts).set(set).where(eq(accounts.id, accountId));
         if (mode === 'test') await openTestWallet(tx, accountId, now);
+        if (within) await within(tx, now);
       });
       forgetAccount(accountId);
       return { key, mode, apiKeyPrefix, apiKeyGeneratedAt: now };

@@ -87,6 +87,7 @@ export function mobileBody(error: AppError, request: FastifyRequest): Record<str
   )
     body.orderId = error.details.orderId;
   if (typeof error.details?.supportEmail === 'string') body.supportEmail = error.details.supportEmail;
+  if (typeof error.details?.reason === 'string') body.reason = error.details.reason;
   return body;
 }
 

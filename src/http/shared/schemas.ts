@@ -13,6 +13,12 @@ export const MobileErrorSchema = Type.Object(
     supportEmail: Type.Optional(
       Type.String({ description: 'Where to ask for help when a self-service cancel is refused' }),
     ),
+    reason: Type.Optional(
+      Type.String({
+        description:
+          'Why, where one code has several causes (partner invitations: used, revoked, expired, email_mismatch; partner_login)',
+      }),
+    ),
   },
   { $id: undefined, title: 'MobileError' },
 );

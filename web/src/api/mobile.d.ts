@@ -319,6 +319,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/partner-invitations/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Preview an invitation
+         * @description Which partner invites, with which role, to which address, until when, and whether it can still be accepted (`status`). 404 for an unknown token.
+         */
+        get: operations["getPartnerInvitation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/partner-invitations/{token}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation
+         * @description Joins the partner's team with the invitation's role. The signed-in account's e-mail must be the invited address (case-insensitive): otherwise 403 FORBIDDEN with `details.reason` `email_mismatch`. Used, revoked or expired: 400 INVALID_TOKEN with `details.reason` `used`, `revoked` or `expired`.
+         */
+        post: operations["acceptPartnerInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/partners": {
         parameters: {
             query?: never;
@@ -350,6 +390,198 @@ export interface paths {
         get: operations["getPartner"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/partners/{partnerId}/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The partner's audit log
+         * @description Changes of keys, members, roles, invitations and test wallet resets, newest first. The newest 100 without `limit` and `cursor`; with them one page, the next in `nextCursor` and the `Link` header.
+         */
+        get: operations["listPartnerAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/partners/{partnerId}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open invitations
+         * @description Invitations neither accepted nor revoked, newest first; expired ones are marked `expired`.
+         */
+        get: operations["listPartnerInvitations"];
+        put?: never;
+        /**
+         * Invite someone by e-mail
+         * @description Mails a link `/partner-invitations/<token>` that works once for 7 days, and returns it here once (it is never shown again). Whoever accepts must be signed in with this e-mail address. Only an Owner invites an Owner. 409 CONFLICT when the address is already on the team.
+         */
+        post: operations["createPartnerInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/partners/{partnerId}/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invitation
+         * @description Its link stops working at once. 404 when it is unknown, accepted or already revoked.
+         */
+        delete: operations["revokePartnerInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/partners/{partnerId}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The partner's API keys
+         * @description Display prefix and generation time of the live and the test key (null when none); never a key.
+         */
+        get: operations["listPartnerKeys"];
+        put?: never;
+        /**
+         * Generate or rotate a key
+         * @description Replaces the partner's key of `mode` (the old one stops working at once); the key belongs to the partner, not to you, and appears only in this response. The first test key opens the test wallet with 1000.00 USD. Audited (without the key).
+         */
+        post: operations["generatePartnerKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/partners/{partnerId}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The partner's team
+         * @description The partner's own login (an Owner, `self`) first, then every member, oldest first.
+         */
+        get: operations["listPartnerMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/partners/{partnerId}/members/{accountId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a member
+         * @description The member loses access at once; the partner's API keys keep working. Only an Owner removes an Owner; nobody removes the partner's own login (403 FORBIDDEN).
+         */
+        delete: operations["removePartnerMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role
+         * @description Only an Owner makes someone an Owner or changes an Owner's role (an Admin gets 403 ROLE_FORBIDDEN). The partner's own login cannot be changed (403 FORBIDDEN).
+         */
+        patch: operations["updatePartnerMember"];
+        trace?: never;
+    };
+    "/api/v1/partners/{partnerId}/membership": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Leave the team
+         * @description Any member may leave, whatever their role. The partner's own login cannot (403 FORBIDDEN).
+         */
+        delete: operations["leavePartner"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/partners/{partnerId}/test-wallet/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset the test wallet
+         * @description Sets the partner's test wallet back to 1000.00 USD (what the Partner API's POST /test/wallet/reset does). The live wallet is untouched.
+         */
+        post: operations["resetPartnerTestWallet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/partners/{partnerId}/wallet/top-ups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Top up the partner's wallet
+         * @description Opens a card payment page (or crypto invoice) whose payment credits the PARTNER's live wallet, not yours, once the provider confirms it, like any top-up. `amount` in minor units of `currency` (crypto: USD cents), at least 200. Live mode only (?mode=test: 400). At most 20 payment sessions per partner per hour (429 RATE_LIMITED with Retry-After).
+         */
+        post: operations["createPartnerTopUp"];
         delete?: never;
         options?: never;
         head?: never;
@@ -936,6 +1168,12 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** AcceptPartnerInvitationResponse */
+        AcceptPartnerInvitationResponse: {
+            partnerId: string;
+            /** @description owner, admin, developer, finance or viewer (docs/partner-guide.md "Team and roles") */
+            role: "owner" | "admin" | "developer" | "finance" | "viewer";
+        };
         /** AccountExport */
         AccountExport: {
             /** @description Newest first; usage as last read from the provider */
@@ -970,6 +1208,26 @@ export interface components {
         };
         /** ActivationPolicy */
         ActivationPolicy: "first_install" | "first_connection";
+        /** AuditEntry */
+        AuditEntry: {
+            /** @description e.g. partner.member.add, partner.member.role.update, partner.key.rotate, partner.invitation.create */
+            action: string;
+            actor: string | null;
+            actorEmail: string | null;
+            /** @description What it is after, or null */
+            after: unknown;
+            /** @description What it was before (never a key or secret), or null */
+            before: unknown;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            createdAt: string;
+            id: string;
+            requestId: string | null;
+            targetId: string;
+            targetType: string;
+        };
         /** AutoTopUp */
         AutoTopUp: {
             /** @description Buy `planId` from the wallet when usage crosses the threshold */
@@ -1100,6 +1358,42 @@ export interface components {
             /** @description http(s) URL or an app link such as myapp://payment/done */
             url_return?: string;
         };
+        /** CreatePartnerInvitationRequest */
+        CreatePartnerInvitationRequest: {
+            email: string;
+            /** @description Language of the mail */
+            locale?: string;
+            /** @description owner, admin, developer, finance or viewer (docs/partner-guide.md "Team and roles") */
+            role: "owner" | "admin" | "developer" | "finance" | "viewer";
+        };
+        /** CreatePartnerInvitationResponse */
+        CreatePartnerInvitationResponse: {
+            invitation: components["schemas"]["Invitation"];
+            /** @description /partner-invitations/<token> */
+            path: string;
+            /** @description The invitation link; shown only in this response */
+            url: string;
+        };
+        /** CreatePartnerTopUpRequest */
+        CreatePartnerTopUpRequest: {
+            amount: number;
+            /** @description http(s) URL to return to after paying */
+            cancelUrl?: string;
+            /**
+             * @description USD, EUR, GBP, TRY
+             * @default USD
+             */
+            currency: string;
+            method: "card" | "crypto";
+            /** @description http(s) URL to return to after paying */
+            successUrl?: string;
+        };
+        /** CreatePartnerTopUpResponse */
+        CreatePartnerTopUpResponse: {
+            paymentId: string;
+            /** @description Open it in a browser to pay */
+            url: string;
+        };
         /** CreateTicketRequest */
         CreateTicketRequest: {
             /**
@@ -1210,6 +1504,8 @@ export interface components {
             /** @description Human-readable message in the language Accept-Language prefers among en, tr, de, fr and es; Turkish when it names none */
             error: string;
             orderId?: string;
+            /** @description Why, where one code has several causes (partner invitations: used, revoked, expired, email_mismatch; partner_login) */
+            reason?: string;
             requestId?: string;
             /** @description Where to ask for help when a self-service cancel is refused */
             supportEmail?: string;
@@ -1313,6 +1609,22 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        /** GeneratePartnerKeyRequest */
+        GeneratePartnerKeyRequest: {
+            mode: "live" | "test";
+        };
+        /** GeneratePartnerKeyResponse */
+        GeneratePartnerKeyResponse: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            apiKeyGeneratedAt: string;
+            apiKeyPrefix: string;
+            /** @description svc_live_sk_ or svc_test_sk_ and 40 base62 characters; shown once */
+            key: string;
+            mode: "live" | "test";
+        };
         /** GetCompanyResponse */
         GetCompanyResponse: {
             company: components["schemas"]["Company"];
@@ -1336,6 +1648,22 @@ export interface components {
             /** @description The order can be cancelled and refunded by POST /user/orders/{id}/cancel as far as the service knows without asking the eSIM provider (COMPLETED, not a top-up, within REFUND_WINDOW_DAYS, eSIMs unused by the last reading, under SELF_REFUNDS_PER_30_DAYS); the provider is asked on the POST. */
             cancellable: boolean;
             order: components["schemas"]["Order"];
+        };
+        /** GetPartnerInvitationResponse */
+        GetPartnerInvitationResponse: {
+            /** @description The address invited: accept signed in with this one */
+            email: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            expiresAt: string;
+            partnerId: string;
+            partnerName: string;
+            /** @description owner, admin, developer, finance or viewer (docs/partner-guide.md "Team and roles") */
+            role: "owner" | "admin" | "developer" | "finance" | "viewer";
+            /** @description pending (can be accepted), expired (after 7 days), accepted (used once), revoked */
+            status: "pending" | "expired" | "accepted" | "revoked";
         };
         /** GetTopUpReceiptResponse */
         GetTopUpReceiptResponse: {
@@ -1405,6 +1733,42 @@ export interface components {
             /** @description MB included */
             totalVolume: number;
         };
+        /** Invitation */
+        Invitation: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            createdAt: string;
+            email: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            expiresAt: string;
+            id: string;
+            /** @description Account id of the member who sent it */
+            invitedBy: string;
+            /** @description owner, admin, developer, finance or viewer (docs/partner-guide.md "Team and roles") */
+            role: "owner" | "admin" | "developer" | "finance" | "viewer";
+            /** @description pending (can be accepted), expired (after 7 days), accepted (used once), revoked */
+            status: "pending" | "expired" | "accepted" | "revoked";
+        };
+        /** KeyInfo */
+        KeyInfo: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            apiKeyGeneratedAt: string;
+            /** @description Display form, e.g. svc_test_sk_AbCd…WxYz (never the key) */
+            apiKeyPrefix: string;
+        };
+        /** LeavePartnerResponse */
+        LeavePartnerResponse: {
+            /** @enum {boolean} */
+            success: true;
+        };
         /** LegalDocument */
         LegalDocument: {
             /** @description The page rendered from Markdown on the server, ready to insert: raw HTML in the source is shown as text and links keep only http(s), mailto, tel and same-site paths */
@@ -1419,6 +1783,24 @@ export interface components {
         /** ListMyPartnersResponse */
         ListMyPartnersResponse: {
             partners: components["schemas"]["Membership"][];
+        };
+        /** ListPartnerAuditResponse */
+        ListPartnerAuditResponse: {
+            entries: components["schemas"]["AuditEntry"][];
+            nextCursor?: string | null;
+        };
+        /** ListPartnerInvitationsResponse */
+        ListPartnerInvitationsResponse: {
+            invitations: components["schemas"]["Invitation"][];
+        };
+        /** ListPartnerKeysResponse */
+        ListPartnerKeysResponse: {
+            live: components["schemas"]["KeyInfo"] | null;
+            test: components["schemas"]["KeyInfo"] | null;
+        };
+        /** ListPartnerMembersResponse */
+        ListPartnerMembersResponse: {
+            members: components["schemas"]["Member"][];
         };
         /** ListPushDevicesResponse */
         ListPushDevicesResponse: {
@@ -1472,6 +1854,17 @@ export interface components {
         LogoutResponse: {
             /** @enum {boolean} */
             success: true;
+        };
+        /** Member */
+        Member: {
+            accountId: string;
+            email: string;
+            name: string;
+            /** @description owner, admin, developer, finance or viewer (docs/partner-guide.md "Team and roles") */
+            role: "owner" | "admin" | "developer" | "finance" | "viewer";
+            /** @description true: the partner's own login (always an Owner; cannot be removed or changed) */
+            self: boolean;
+            since: string | null;
         };
         /** Membership */
         Membership: {
@@ -1689,6 +2082,11 @@ export interface components {
             token: string;
             user: components["schemas"]["User"];
         };
+        /** RemovePartnerMemberResponse */
+        RemovePartnerMemberResponse: {
+            /** @enum {boolean} */
+            success: true;
+        };
         /** ReplaceEsimInstallLinkResponse */
         ReplaceEsimInstallLinkResponse: {
             esim: components["schemas"]["Esim"];
@@ -1709,6 +2107,10 @@ export interface components {
         ReplyToTicketResponse: {
             ticket: components["schemas"]["SupportTicket"];
         };
+        /** ResetPartnerTestWalletResponse */
+        ResetPartnerTestWalletResponse: {
+            testBalanceUsd: number;
+        };
         /** ResetPasswordRequest */
         ResetPasswordRequest: {
             newPassword: string;
@@ -1716,6 +2118,11 @@ export interface components {
         };
         /** ResetPasswordResponse */
         ResetPasswordResponse: {
+            /** @enum {boolean} */
+            success: true;
+        };
+        /** RevokePartnerInvitationResponse */
+        RevokePartnerInvitationResponse: {
             /** @enum {boolean} */
             success: true;
         };
@@ -1774,6 +2181,17 @@ export interface components {
         /** UpdateEsimResponse */
         UpdateEsimResponse: {
             esim: components["schemas"]["Esim"];
+        };
+        /** UpdatePartnerMemberRequest */
+        UpdatePartnerMemberRequest: {
+            /** @description owner, admin, developer, finance or viewer (docs/partner-guide.md "Team and roles") */
+            role: "owner" | "admin" | "developer" | "finance" | "viewer";
+        };
+        /** UpdatePartnerMemberResponse */
+        UpdatePartnerMemberResponse: {
+            accountId: string;
+            /** @description owner, admin, developer, finance or viewer (docs/partner-guide.md "Team and roles") */
+            role: "owner" | "admin" | "developer" | "finance" | "viewer";
         };
         /** UpdateProfileRequest */
         UpdateProfileRequest: {
@@ -3382,6 +3800,166 @@ export interface operations {
             };
         };
     };
+    getPartnerInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description From the invitation link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetPartnerInvitationResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    acceptPartnerInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description From the invitation link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptPartnerInvitationResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listMyPartners: {
         parameters: {
             query?: never;
@@ -3523,6 +4101,1230 @@ export interface operations {
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPartnerAudit: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor of the next page, from `nextCursor` or the `Link` header of the previous page. Only valid for the list (and filters) it came from; anything else → 400 VALIDATION_ERROR. */
+                cursor?: string;
+                /** @description Page size, 1 to 100. With `limit` (or `cursor`) the answer is one page; the next one is in the `Link` header (and `nextCursor`). */
+                limit?: number;
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListPartnerAuditResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPartnerInvitations: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListPartnerInvitationsResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPartnerInvitation: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePartnerInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatePartnerInvitationResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (64 KB for JSON unless the route says otherwise). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type) or is compressed (Content-Encoding other than identity). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokePartnerInvitation: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevokePartnerInvitationResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPartnerKeys: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListPartnerKeysResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    generatePartnerKey: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GeneratePartnerKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeneratePartnerKeyResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (64 KB for JSON unless the route says otherwise). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type) or is compressed (Content-Encoding other than identity). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPartnerMembers: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListPartnerMembersResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removePartnerMember: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                accountId: string;
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemovePartnerMemberResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updatePartnerMember: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                accountId: string;
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePartnerMemberRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdatePartnerMemberResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (64 KB for JSON unless the route says otherwise). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type) or is compressed (Content-Encoding other than identity). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    leavePartner: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LeavePartnerResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resetPartnerTestWallet: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResetPartnerTestWalletResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPartnerTopUp: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePartnerTopUpRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatePartnerTopUpResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (64 KB for JSON unless the route says otherwise). */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type) or is compressed (Content-Encoding other than identity). */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };

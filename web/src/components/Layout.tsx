@@ -60,7 +60,7 @@ export function Layout() {
         ['/orders', t('nav.orders')],
         ['/wallet', t('nav.wallet')],
         ['/support', t('nav.support')],
-        ['/api-keys', t('nav.partner')],
+        ['/partner', t('nav.partner')],
       ] as const)
     : ([['/', t('nav.destinations')]] as const);
 
@@ -196,7 +196,7 @@ export function Layout() {
                 <Link to="/support">{t('nav.support')}</Link>
               </li>
               <li>
-                <Link to="/api-keys">{t('footer.partners')}</Link>
+                <Link to="/partner">{t('footer.partners')}</Link>
               </li>
               <li>
                 <a href="/docs">{t('footer.apiReference')}</a>

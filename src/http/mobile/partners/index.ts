@@ -3,7 +3,11 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { PARTNER_PERMISSIONS, PARTNER_ROLES } from '../../../domain/partners/roles.js';
 import { mobileErrors } from '../../shared/schemas.js';
+import { partnerAuditRoutes } from './audit.routes.js';
+import { invitationRoutes } from './invitations.routes.js';
+import { keysRoutes } from './keys.routes.js';
 import { partnerScope } from './scope.js';
+import { teamRoutes } from './team.routes.js';
 
 const RoleSchema = Type.Union(
   PARTNER_ROLES.map((r) => Type.Literal(r)),
@@ -30,7 +34,11 @@ const PartnerDetailSchema = Type.Composite(
 );
 
 /** The area route modules under /partners/{partnerId}/, one line each. */
-const PARTNER_SCOPE_ROUTES: Array<(app: FastifyInstance) => Promise<void>> = [];
+const PARTNER_SCOPE_ROUTES: Array<(app: FastifyInstance) => Promise<void>> = [
+  teamRoutes,
+  keysRoutes,
+  partnerAuditRoutes,
+];
 
 /**
  * The partner dashboard's API (issue 32): `GET /partners`, then everything under
@@ -55,6 +63,8 @@ export async function partnersRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => ({ partners: await partners.list(request.auth!.account) }),
   );
+
+  await app.register(invitationRoutes);
 
   await app.register(
     async (scoped) => {

@@ -55,7 +55,9 @@ export async function partnerScope(app: FastifyInstance): Promise<void> {
     };
   });
 
-  app.addHook('onRequest', async (request) => {
+  // preValidation, not onRequest: a body that is not JSON or too large is refused (415, 413) like
+  // on every other route before the membership is looked up; the schema is checked after it.
+  app.addHook('preValidation', async (request) => {
     if (request.is404 || !request.auth) return;
     const { partnerId } = request.params as { partnerId: string };
     const { mode } = request.query as { mode?: string };
