@@ -28,16 +28,16 @@ function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
 /** The delivery log keeps this much of an answer; the transport reads no more than this. */
 export const RESPONSE_BODY_LIMIT = 1024;
 
+// eslint-disable-next-line no-control-regex -- removing control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
+
 /**
  * Bytes of an answer as text for the log: UTF-8 (a character cut at the limit becomes U+FFFD),
  * without control characters other than tab and line breaks (a receiver's body is shown in the
  * dashboard and must not smuggle terminal escapes or NULs, which PostgreSQL text refuses).
  */
 export function bodyText(bytes: Buffer): string {
-  return bytes
-    .subarray(0, RESPONSE_BODY_LIMIT)
-    .toString('utf8')
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g, '');
+  return bytes.subarray(0, RESPONSE_BODY_LIMIT).toString('utf8').replace(CONTROL_CHARACTERS, '');
 }
 
 /**

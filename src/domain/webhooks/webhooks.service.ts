@@ -1,11 +1,11 @@
 import type { DbOrTx } from '../../db/client.js';
 import type { KeyValue } from '../../db/keyset.js';
 import type { JobQueue } from '../../jobs/queue.js';
-import { DAY, type Clock } from '../../lib/clock.js';
+import { DAY } from '../../lib/clock.js';
 import { randomBase62 } from '../../lib/crypto.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { AppError } from '../errors.js';
-import type { EventOutbox, EventRow, EventType } from '../events/outbox.js';
+import type { EventRow, EventType } from '../events/outbox.js';
 import type { PingData } from '../events/partner-objects.js';
 import { createWebhookDelivery, resendJob, type DeliveryDeps } from './delivery.js';
 import { newWebhookSecret } from './signature.js';

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { PARTNER_PERMISSIONS, PARTNER_ROLES } from '../../../domain/partners/roles.js';
 import { mobileErrors } from '../../shared/schemas.js';
 import { partnerScope } from './scope.js';
+import { partnerWebhooksRoutes } from './webhooks.routes.js';
 
 const RoleSchema = Type.Union(
   PARTNER_ROLES.map((r) => Type.Literal(r)),
@@ -30,7 +31,7 @@ const PartnerDetailSchema = Type.Composite(
 );
 
 /** The area route modules under /partners/{partnerId}/, one line each. */
-const PARTNER_SCOPE_ROUTES: Array<(app: FastifyInstance) => Promise<void>> = [];
+const PARTNER_SCOPE_ROUTES: Array<(app: FastifyInstance) => Promise<void>> = [partnerWebhooksRoutes];
 
 /**
  * The partner dashboard's API (issue 32): `GET /partners`, then everything under
