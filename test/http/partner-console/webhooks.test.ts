@@ -62,7 +62,7 @@ describe('webhooks in the partner dashboard', () => {
       const [delivery] = log.json().data;
       expect(delivery).toMatchObject({ eventType: 'ping', status: 'succeeded' });
       expect((await call(who, 'POST', `${base}/deliveries/${delivery.id}/resend`)).statusCode).toBe(202);
-      expect((await call(who, 'DELETE', base)).statusCode).toBe(204);
+      expect((await call(who, 'DELETE', base)).statusCode).toBe(200);
 
       const rows = await t.container.db.select().from(auditLog).where(eq(auditLog.targetId, created.id));
       expect(rows.map((r) => r.action).sort()).toEqual(

@@ -1259,6 +1259,11 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        /** DeletePartnerWebhookEndpointResponse */
+        DeletePartnerWebhookEndpointResponse: {
+            /** @enum {boolean} */
+            success: true;
+        };
         /** Destination */
         Destination: {
             destination: {
@@ -4124,13 +4129,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Deleted */
-            204: {
+            /** @description Default Response */
+            200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["DeletePartnerWebhookEndpointResponse"];
+                };
             };
             /** @description Default Response */
             400: {

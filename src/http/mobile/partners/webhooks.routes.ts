@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ChangeActor, EndpointOwner } from '../../../domain/webhooks/webhooks.service.js';
 import { pageQuery } from '../../shared/pagination.js';
-import { mobileErrors } from '../../shared/schemas.js';
+import { mobileErrors, SuccessSchema } from '../../shared/schemas.js';
 import {
   CreateEndpointBody,
   DeliveryPageSchema,
@@ -161,13 +161,13 @@ export async function partnerWebhooksRoutes(app: FastifyInstance): Promise<void>
         tags: TAGS,
         summary: 'Delete a webhook endpoint (its pending retries stop)',
         params: EndpointIdParams,
-        response: { 204: Type.Null({ description: 'Deleted' }) },
+        response: { 200: SuccessSchema },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const { partnerId } = request.partnerAccess!;
       await webhooks.remove(partnerId, request.params.id, request.livemode, byMember(request));
-      return reply.code(204).send(null);
+      return { success: true as const };
     },
   );
 
