@@ -55,7 +55,9 @@ export async function partnerScope(app: FastifyInstance): Promise<void> {
     };
   });
 
-  app.addHook('onRequest', async (request) => {
+  // preValidation: after the body is parsed, so a body that is not JSON (415) or too big (413)
+  // is answered as on every other route; still before validation and the handler.
+  app.addHook('preValidation', async (request) => {
     if (request.is404 || !request.auth) return;
     const { partnerId } = request.params as { partnerId: string };
     const { mode } = request.query as { mode?: string };
