@@ -4,7 +4,9 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import { CopyButton } from '../../components/CopyButton';
 import { FormError, FormSuccess } from '../../components/FormError';
+import { LoadMore } from '../../components/Pager';
 import { useI18n } from '../../i18n';
+import { useCursorList } from '../../lib/cursor-list';
 import { formatDateTime } from '../../lib/format';
 import type { PartnerConsole } from '../../partner/console';
 import { usePartnerT } from '../../partner/console';
@@ -238,26 +240,34 @@ function Settings({ pc, endpoint }: { pc: PartnerConsole; endpoint: Endpoint }) 
 function DeliveryLog({ pc, endpointId }: { pc: PartnerConsole; endpointId: string }) {
   const t = usePartnerT();
   const id = useId();
-  const params = { path: { ...pc.scope.path, id: endpointId }, query: { ...pc.scope.query, limit: 25 } };
-  const log = useQuery({
-    queryKey: [...pc.key, 'webhooks', endpointId, 'deliveries'],
-    queryFn: () =>
-      unwrap(api.GET('/api/v1/partners/{partnerId}/webhook-endpoints/{id}/deliveries', { params })),
+  const log = useCursorList(
+    [...pc.key, 'webhooks', endpointId, 'deliveries'],
+    async (cursor) => {
+      const page = await unwrap(
+        api.GET('/api/v1/partners/{partnerId}/webhook-endpoints/{id}/deliveries', {
+          params: {
+            path: { ...pc.scope.path, id: endpointId },
+            query: { ...pc.scope.query, limit: 25, ...(cursor ? { cursor } : {}) },
+          },
+        }),
+      );
+      return { items: page.data, nextCursor: page.nextCursor };
+    },
     // Deliveries run in the background: the log follows them while the page is open.
-    refetchInterval: 3000,
-  });
-  const rows = log.data?.data ?? [];
+    { refetchInterval: 3000 },
+  );
+  const rows = log.items;
   return (
     <section className="card" aria-labelledby={`${id}-log`}>
       <h2 id={`${id}-log`}>{t('pc.webhooks.log')}</h2>
       <p className="hint">
         {t('pc.webhooks.logHint')}{' '}
-        <button type="button" className="button small" onClick={() => void log.refetch()}>
+        <button type="button" className="button small" onClick={() => void log.query.refetch()}>
           {t('pc.webhooks.refresh')}
         </button>
       </p>
-      <FormError error={log.error} />
-      {log.data && rows.length === 0 ? <p className="empty">{t('pc.webhooks.logEmpty')}</p> : null}
+      <FormError error={log.query.error} />
+      {log.query.data && rows.length === 0 ? <p className="empty">{t('pc.webhooks.logEmpty')}</p> : null}
       {rows.length > 0 ? (
         <div className="table-wrap" role="region" aria-labelledby={`${id}-log`} tabIndex={0}>
           <table data-testid="delivery-log">
@@ -280,7 +290,7 @@ function DeliveryLog({ pc, endpointId }: { pc: PartnerConsole; endpointId: strin
           </table>
         </div>
       ) : null}
-      {log.data?.hasMore ? <p className="hint">{t('pc.webhooks.olderNote')}</p> : null}
+      <LoadMore hasMore={log.hasMore} loading={log.loadingMore} onMore={log.loadMore} />
     </section>
   );
 }

@@ -62,7 +62,6 @@ export const webhooks = defineMessages(
     'pc.webhooks.attempt': 'Attempt {{n}}',
     'pc.webhooks.manual': 'resend',
     'pc.webhooks.ms': '{{ms}} ms',
-    'pc.webhooks.olderNote': 'Showing the latest 25 deliveries.',
   },
   {
     tr: {
@@ -129,7 +128,6 @@ export const webhooks = defineMessages(
       'pc.webhooks.attempt': '{{n}}. deneme',
       'pc.webhooks.manual': 'yeniden gönderim',
       'pc.webhooks.ms': '{{ms}} ms',
-      'pc.webhooks.olderNote': 'Son 25 gönderim gösteriliyor.',
     },
     de: {
       'pc.webhooks.endpoints': 'Endpunkte',
@@ -195,7 +193,6 @@ export const webhooks = defineMessages(
       'pc.webhooks.attempt': 'Versuch {{n}}',
       'pc.webhooks.manual': 'erneut gesendet',
       'pc.webhooks.ms': '{{ms}} ms',
-      'pc.webhooks.olderNote': 'Die letzten 25 Zustellungen werden angezeigt.',
     },
     fr: {
       'pc.webhooks.endpoints': 'Points de terminaison',
@@ -261,7 +258,6 @@ export const webhooks = defineMessages(
       'pc.webhooks.attempt': 'Tentative {{n}}',
       'pc.webhooks.manual': 'renvoi',
       'pc.webhooks.ms': '{{ms}} ms',
-      'pc.webhooks.olderNote': 'Les 25 derniers envois sont affichés.',
     },
     es: {
       'pc.webhooks.endpoints': 'Endpoints',
@@ -326,7 +322,6 @@ export const webhooks = defineMessages(
       'pc.webhooks.attempt': 'Intento {{n}}',
       'pc.webhooks.manual': 'reenvío',
       'pc.webhooks.ms': '{{ms}} ms',
-      'pc.webhooks.olderNote': 'Se muestran los 25 envíos más recientes.',
     },
   },
 );
