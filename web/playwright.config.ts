@@ -64,6 +64,8 @@ export default defineConfig({
       // Every journey registers its own accounts from 127.0.0.1; the default (20 an hour per
       // address) is a production guard, not something these tests exercise.
       REGISTER_RATE_LIMIT: '1000',
+      // Webhook journeys point endpoints at a receiver on 127.0.0.1 (refused in production).
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     },
   },
 });

@@ -16,6 +16,13 @@ export type Region = Schemas['Region'];
 export type Catalog = Schemas['Catalog'];
 export type Wallet = Schemas['Wallet'];
 export type CreateOrderRequest = Schemas['CreateOrderRequest'];
+export type WebhookEndpoint = Schemas['WebhookEndpoint'];
+/** What creation and `rotate-secret` answer: the endpoint with its secret, shown only then. */
+export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecret'];
+export type UpdateWebhookEndpointRequest = Schemas['UpdateWebhookEndpointRequest'];
+/** One event to one endpoint, with every attempt (status or network error, duration, 1 KB of body). */
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+export type WebhookDeliveryAttempt = Schemas['WebhookDeliveryAttempt'];
 /** The error body of every non-2xx answer: `{ error: { code, message, details? } }`. */
 export type PartnerErrorBody = Schemas['Error'];
 
@@ -197,4 +204,80 @@ export async function* listAllOrders(
     yield* page.orders;
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
+}
+
+export interface ListDeliveriesOptions {
+  /** Page size of each request, 1–100 (default 100). */
+  pageSize?: number;
+  /** Start after this page (a `nextCursor` kept from an earlier run). */
+  cursor?: string;
+}
+
+/**
+ * Every delivery of one webhook endpoint (the last 30 days), newest first, each with its
+ * attempts, fetched page by page (`GET /webhook-endpoints/{id}/deliveries`).
+ *
+ * ```ts
+ * for await (const d of listAllWebhookDeliveries(client, 'we_…'))
+ *   if (d.status === 'failed') await resendWebhookDelivery(client, 'we_…', d.id);
+ * ```
+ */
+export async function* listAllWebhookDeliveries(
+  client: PartnerClient,
+  endpointId: string,
+  options: ListDeliveriesOptions = {},
+): AsyncGenerator<WebhookDelivery, void, undefined> {
+  let cursor = options.cursor;
+  const limit = options.pageSize ?? 100;
+  do {
+    const page = await unwrap(
+      client.GET('/api/public/v1/webhook-endpoints/{id}/deliveries', {
+        params: { path: { id: endpointId }, query: { limit, ...(cursor ? { cursor } : {}) } },
+      }),
+    );
+    yield* page.data;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+}
+
+/**
+ * Sends a delivery again now, with the same event and so the same `webhook-id` (your receiver's
+ * deduplication key). Calling it twice before the attempt ran queues one attempt.
+ */
+export function resendWebhookDelivery(
+  client: PartnerClient,
+  endpointId: string,
+  deliveryId: string,
+): Promise<WebhookDelivery> {
+  return unwrap(
+    client.POST('/api/public/v1/webhook-endpoints/{id}/deliveries/{deliveryId}/resend', {
+      params: { path: { id: endpointId, deliveryId } },
+    }),
+  );
+}
+
+/**
+ * A new signing secret, answered once. For 24 h each delivery carries a signature with the new
+ * and with the previous secret (`verifyWebhook` accepts either), so deploy the new one meanwhile.
+ */
+export function rotateWebhookSecret(
+  client: PartnerClient,
+  endpointId: string,
+): Promise<WebhookEndpointWithSecret> {
+  return unwrap(
+    client.POST('/api/public/v1/webhook-endpoints/{id}/rotate-secret', {
+      params: { path: { id: endpointId } },
+    }),
+  );
+}
+
+/** `PATCH /webhook-endpoints/{id}`: only the fields given change (`enabled: false` disables it). */
+export function updateWebhookEndpoint(
+  client: PartnerClient,
+  endpointId: string,
+  body: UpdateWebhookEndpointRequest,
+): Promise<WebhookEndpoint> {
+  return unwrap(
+    client.PATCH('/api/public/v1/webhook-endpoints/{id}', { params: { path: { id: endpointId } }, body }),
+  );
 }

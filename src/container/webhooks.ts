@@ -7,7 +7,7 @@ import type { Events } from './events.js';
 
 /** Webhooks out: partner endpoints, signed deliveries of the outbox's events, their purge. */
 export function buildWebhooks(infra: Infrastructure, { outbox }: Events) {
-  const { config, db, clock, queue, log, jobHandlers, startupTasks } = infra;
+  const { config, db, clock, queue, log, audit, jobHandlers, startupTasks } = infra;
   /** Tests replace DNS resolution, the HTTP transport and the retries' jitter source here. */
   const webhookNet: { resolve?: Resolver; transport?: WebhookTransport; random?: RandomSource } = {};
   const webhooks = createWebhooksService({
@@ -15,6 +15,7 @@ export function buildWebhooks(infra: Infrastructure, { outbox }: Events) {
     clock,
     queue,
     outbox,
+    audit,
     allowPrivateUrls: config.webhooks.allowPrivateUrls,
     net: webhookNet,
     log,

@@ -9,11 +9,11 @@ export interface ReceivedWebhook {
 
 /**
  * A partner's webhook receiver on 127.0.0.1:<port> (ports 3400-3449 are this suite's). It records
- * every POST and answers with `status` (changeable between deliveries).
+ * every POST and answers with `status` and `body` after `delayMs` (changeable between deliveries).
  */
 export async function startReceiver(port: number) {
   const received: ReceivedWebhook[] = [];
-  const state = { status: 200, delayMs: 0 };
+  const state = { status: 200, delayMs: 0, body: 'ok' as string | Buffer };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -25,7 +25,7 @@ export async function startReceiver(port: number) {
       });
       setTimeout(() => {
         res.statusCode = state.status;
-        res.end('ok');
+        res.end(state.body);
       }, state.delayMs);
     });
   });

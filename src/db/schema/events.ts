@@ -59,6 +59,12 @@ export const webhookEndpoints = pgTable(
     eventTypes: jsonb('event_types').$type<string[] | null>(),
     /** `whsec_<base64>`; shown to the partner once, kept to sign deliveries. */
     secret: text('secret').notNull(),
+    /**
+     * The secret replaced by the last rotation: deliveries carry its signature too until
+     * `previousSecretExpiresAt` (24 h), so the receiver can switch without losing a message.
+     */
+    previousSecret: text('previous_secret'),
+    previousSecretExpiresAt: ts('previous_secret_expires_at'),
     /** Events of this mode are delivered here (live keys create live endpoints). */
     livemode: boolean('livemode').notNull().default(true),
     status: text('status', { enum: ['enabled', 'disabled'] })
@@ -98,11 +104,41 @@ export const webhookDeliveries = pgTable(
   (t) => [
     unique('webhook_deliveries_event_endpoint_unique').on(t.eventId, t.endpointId),
     index('webhook_deliveries_endpoint_idx').on(t.endpointId),
+    /** An endpoint's delivery log, newest first (keyset pages). */
+    index('webhook_deliveries_endpoint_log_idx').on(t.endpointId, t.createdAt, t.id),
     /** Deliveries not succeeded, for the gauges read at every scrape (not the 30 days of history). */
     index('webhook_deliveries_open_idx')
       .on(t.status, t.createdAt)
       .where(sql`${t.status} in ('pending', 'failed')`),
   ],
+);
+
+/**
+ * One attempt of one delivery (the delivery log, issue 32 C2): what the receiver answered (status
+ * or network error), how long it took, the first 1 KB of its body (as text) and when the next
+ * attempt was scheduled. Deleted with its delivery (cascade), i.e. with the event after 30 days.
+ */
+export const webhookDeliveryAttempts = pgTable(
+  'webhook_delivery_attempts',
+  {
+    id: text('id').primaryKey(),
+    deliveryId: text('delivery_id')
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    /** 1-based, over the delivery's whole life (resends continue the count). */
+    attempt: integer('attempt').notNull(),
+    startedAt: ts('started_at').notNull(),
+    /** The HTTP status, or null when no answer came (then `error` says why). */
+    responseStatus: integer('response_status'),
+    error: text('error'),
+    durationMs: integer('duration_ms').notNull(),
+    /** At most 1024 bytes of the answer, decoded as UTF-8, control characters removed. */
+    responseBody: text('response_body'),
+    nextRetryAt: ts('next_retry_at'),
+    /** A resend asked for by the partner (dashboard or API), not a scheduled retry. */
+    manual: boolean('manual').notNull().default(false),
+  },
+  (t) => [unique('webhook_delivery_attempts_delivery_attempt_unique').on(t.deliveryId, t.attempt)],
 );
 
 /** Every inbound eSIM provider notification, once: the unique key makes a replay a no-op. */

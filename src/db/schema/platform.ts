@@ -122,7 +122,8 @@ export const auditLog = pgTable(
     requestId: text('request_id'),
     /**
      * Who did it: `token` (ADMIN_TOKEN), `account:<id>` (a signed-in person, e.g. a partner's
-     * member), `system`; null on rows written before issue 32.
+     * member), `api_key` (a Partner API request, e.g. a webhook secret rotation), `system`; null
+     * on rows written before issue 32.
      */
     actor: text('actor'),
     /** Set on a partner's own changes (keys, secrets, members, roles): its dashboard audit log. */

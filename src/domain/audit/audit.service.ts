@@ -14,7 +14,7 @@ export interface AuditEntry {
   before?: unknown;
   after?: unknown;
   requestId?: string;
-  /** `token`, `account:<id>` or `system` (see audit_log.actor). */
+  /** `token`, `account:<id>`, `api_key` or `system` (see audit_log.actor). */
   actor?: string;
   /** A partner's own change: listed in that partner's dashboard audit log (issue 32 C4). */
   partnerId?: string;

@@ -19,3 +19,17 @@ export function signWebhook(secret: string, id: string, timestampSeconds: number
   const mac = createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`).digest('base64');
   return `v1,${mac}`;
 }
+
+/**
+ * The webhook-signature header: the signature with the current secret, then (during a rotation's
+ * 24 h overlap) the one with the previous secret, space-separated as Standard Webhooks allows, so
+ * a receiver still holding the old secret verifies too.
+ */
+export function signatureHeader(
+  secrets: readonly string[],
+  id: string,
+  timestampSeconds: number,
+  body: string,
+): string {
+  return secrets.map((secret) => signWebhook(secret, id, timestampSeconds, body)).join(' ');
+}

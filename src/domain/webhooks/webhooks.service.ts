@@ -1,36 +1,30 @@
-import { and, asc, count, eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { accounts, events, webhookDeliveries, webhookEndpoints } from '../../db/schema/index.js';
+import type { DbOrTx } from '../../db/client.js';
+import type { KeyValue } from '../../db/keyset.js';
 import type { JobQueue } from '../../jobs/queue.js';
-import type { JobHandlers } from '../../jobs/worker.js';
-import { DAY, HOUR, SECOND, type Clock } from '../../lib/clock.js';
+import { DAY } from '../../lib/clock.js';
 import { randomBase62 } from '../../lib/crypto.js';
+import type { AuditService } from '../audit/audit.service.js';
 import { AppError } from '../errors.js';
-import {
-  EVENTS_PURGE_JOB,
-  WEBHOOK_DELIVER_JOB,
-  presentEvent,
-  type EventOutbox,
-  type EventRow,
-  type EventType,
-} from '../events/outbox.js';
+import type { EventRow, EventType } from '../events/outbox.js';
 import type { PingData } from '../events/partner-objects.js';
-import { nextRetryDelayMs, RETRY_SCHEDULE_MS, type RandomSource } from './retry-policy.js';
-import { resolveSafeTarget, UnsafeUrlError, type Resolver } from './ssrf.js';
-import { newWebhookSecret, signWebhook } from './signature.js';
-import { httpTransport, type WebhookTransport } from './transport.js';
-import type { Logger } from '../../lib/logger.js';
+import { createWebhookDelivery, resendJob, type DeliveryDeps } from './delivery.js';
+import { newWebhookSecret } from './signature.js';
+import { resolveSafeTarget, UnsafeUrlError } from './ssrf.js';
+import {
+  webhooksRepository as repo,
+  type DeliveryLogRow,
+  type EndpointOwner,
+  type WebhookAttemptRow,
+  type WebhookEndpointRow,
+} from './webhooks.repository.js';
 
 export { RETRY_SCHEDULE_MS } from './retry-policy.js';
+export { DELIVERY_TIMEOUT_MS, DISABLE_AFTER_MS } from './delivery.js';
+export type { EndpointOwner, WebhookEndpointRow } from './webhooks.repository.js';
 
 export const MAX_ENDPOINTS_PER_ACCOUNT = 10;
-/** Standard Webhooks recommends 15 s: long enough for a slow receiver, short enough to move on. */
-export const DELIVERY_TIMEOUT_MS = 15 * SECOND;
-/** An endpoint whose deliveries keep failing this long is disabled. */
-export const DISABLE_AFTER_MS = 5 * DAY;
-const PURGE_INTERVAL_MS = HOUR;
-
-export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
+/** After a rotation the previous secret keeps signing (second signature) this long. */
+export const SECRET_OVERLAP_MS = DAY;
 
 export interface CreateEndpointInput {
   accountId: string;
@@ -40,116 +34,194 @@ export interface CreateEndpointInput {
   livemode?: boolean;
 }
 
-export interface WebhooksDeps {
-  db: Db;
-  clock: Clock;
+/** PATCH: only the fields present change. `events: null` = all types. */
+export interface UpdateEndpointInput {
+  url?: string;
+  events?: EventType[] | null;
+  description?: string | null;
+  enabled?: boolean;
+}
+
+/**
+ * Who asked, for the partner's audit log: `account:<member id>` from the dashboard, `api_key`
+ * from the Partner API. The partner is the endpoint's account.
+ */
+export interface ChangeActor {
+  actor: string;
+  requestId?: string;
+}
+
+export interface DeliveryWithAttempts extends DeliveryLogRow {
+  attemptLog: WebhookAttemptRow[];
+}
+
+export interface WebhooksDeps extends DeliveryDeps {
   queue: JobQueue;
-  outbox: EventOutbox;
-  allowPrivateUrls: boolean;
-  /**
-   * DNS, HTTP client and the retries' jitter source, read at each use: tests replace them (DNS
-   * rebinding, fake receivers, known jitter).
-   */
-  net: { resolve?: Resolver; transport?: WebhookTransport; random?: RandomSource };
-  log: Logger;
+  audit: AuditService;
 }
 
-/** Thrown by a failed attempt so the job queue schedules the next one, after `delayMs`. */
-class DeliveryAttemptError extends Error {
-  constructor(
-    message: string,
-    readonly delayMs: number | null,
-  ) {
-    super(message);
-  }
-}
-
+/** Partner webhook endpoints: their management, delivery log and resends; delivery is ./delivery.ts. */
 export function createWebhooksService(deps: WebhooksDeps) {
-  const { db, clock, queue, outbox } = deps;
-  const transport = () => deps.net.transport ?? httpTransport;
+  const { db, clock, queue, outbox, audit } = deps;
+  const delivery = createWebhookDelivery(deps);
 
-  async function checkUrl(url: string) {
-    return resolveSafeTarget(url, { allowPrivate: deps.allowPrivateUrls, resolve: deps.net.resolve });
-  }
-
-  async function create(input: CreateEndpointInput): Promise<WebhookEndpointRow> {
+  async function checkUrl(url: string): Promise<void> {
     try {
-      await checkUrl(input.url);
+      await resolveSafeTarget(url, { allowPrivate: deps.allowPrivateUrls, resolve: deps.net.resolve });
     } catch (err) {
       if (err instanceof UnsafeUrlError)
         throw new AppError('VALIDATION_ERROR', err.message, { field: 'url' });
       throw err;
     }
+  }
+
+  function auditEntry(owner: EndpointOwner, by: ChangeActor | undefined, action: string, id: string) {
+    return {
+      action,
+      targetType: 'webhook_endpoint',
+      targetId: id,
+      actor: by?.actor,
+      requestId: by?.requestId,
+      partnerId: owner.accountId,
+    };
+  }
+
+  async function create(input: CreateEndpointInput, by?: ChangeActor): Promise<WebhookEndpointRow> {
+    await checkUrl(input.url);
+    const owner = { accountId: input.accountId, livemode: input.livemode ?? true };
     const types = input.events ? [...new Set(input.events)] : null;
     return db.transaction(async (tx) => {
       // The account row lock serialises concurrent creations, so the limit holds under races.
-      await tx
-        .select({ id: accounts.id })
-        .from(accounts)
-        .where(eq(accounts.id, input.accountId))
-        .for('update');
-      const [{ n } = { n: 0 }] = await tx
-        .select({ n: count() })
-        .from(webhookEndpoints)
-        // Each mode has its own limit: test endpoints never crowd out live ones (H5).
-        .where(
-          and(
-            eq(webhookEndpoints.accountId, input.accountId),
-            eq(webhookEndpoints.livemode, input.livemode ?? true),
-          ),
-        );
-      if (n >= MAX_ENDPOINTS_PER_ACCOUNT)
+      await repo.lockAccount(tx, owner.accountId);
+      // Each mode has its own limit: test endpoints never crowd out live ones (H5).
+      if ((await repo.countEndpoints(tx, owner)) >= MAX_ENDPOINTS_PER_ACCOUNT)
         throw new AppError(
           'CONFLICT',
           `An account can have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints; delete one first`,
           { limit: MAX_ENDPOINTS_PER_ACCOUNT },
         );
       const now = clock.now();
-      const [row] = await tx
-        .insert(webhookEndpoints)
-        .values({
-          id: `we_${randomBase62(20)}`,
-          accountId: input.accountId,
-          url: input.url,
-          description: input.description ?? null,
-          eventTypes: types,
-          secret: newWebhookSecret(),
-          livemode: input.livemode ?? true,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning();
-      return row!;
+      const row = await repo.insertEndpoint(tx, {
+        id: `we_${randomBase62(20)}`,
+        accountId: owner.accountId,
+        url: input.url,
+        description: input.description ?? null,
+        eventTypes: types,
+        secret: newWebhookSecret(),
+        livemode: owner.livemode,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await audit.record(tx, {
+        ...auditEntry(owner, by, 'webhook_endpoint.create', row.id),
+        after: { url: row.url, events: row.eventTypes, livemode: row.livemode },
+      });
+      return row;
     });
   }
 
   async function list(accountId: string, livemode = true): Promise<WebhookEndpointRow[]> {
-    return db
-      .select()
-      .from(webhookEndpoints)
-      .where(and(eq(webhookEndpoints.accountId, accountId), eq(webhookEndpoints.livemode, livemode)))
-      .orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id));
+    return repo.listEndpoints(db, { accountId, livemode });
   }
 
   async function find(accountId: string, id: string, livemode = true): Promise<WebhookEndpointRow> {
-    const [row] = await db
-      .select()
-      .from(webhookEndpoints)
-      .where(
-        and(
-          eq(webhookEndpoints.id, id),
-          eq(webhookEndpoints.accountId, accountId),
-          eq(webhookEndpoints.livemode, livemode),
-        ),
-      );
+    const row = await repo.findEndpoint(db, { accountId, livemode }, id);
     if (!row) throw new AppError('NOT_FOUND', 'Webhook endpoint not found');
     return row;
   }
 
-  async function remove(accountId: string, id: string, livemode = true): Promise<void> {
-    await find(accountId, id, livemode);
-    // Its deliveries go with it (cascade); their queued jobs then find nothing to do.
-    await db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id));
+  async function locked(tx: DbOrTx, owner: EndpointOwner, id: string) {
+    const row = await repo.findEndpoint(tx, owner, id, true);
+    if (!row) throw new AppError('NOT_FOUND', 'Webhook endpoint not found');
+    return row;
+  }
+
+  /** PATCH: url (checked like at creation), event types, description, enabled. */
+  async function update(
+    owner: EndpointOwner,
+    id: string,
+    input: UpdateEndpointInput,
+    by?: ChangeActor,
+  ): Promise<WebhookEndpointRow> {
+    if (input.url !== undefined) await checkUrl(input.url);
+    return db.transaction(async (tx) => {
+      const before = await locked(tx, owner, id);
+      const now = clock.now();
+      const changes: Parameters<typeof repo.updateEndpoint>[2] = { updatedAt: now };
+      if (input.url !== undefined) changes.url = input.url;
+      if (input.events !== undefined) changes.eventTypes = input.events ? [...new Set(input.events)] : null;
+      if (input.description !== undefined) changes.description = input.description;
+      if (input.enabled === true && before.status !== 'enabled')
+        // A partner who enables an endpoint gives it a fresh start: 5 more days before auto-disable.
+        Object.assign(changes, { status: 'enabled', disabledAt: null, failingSince: null });
+      if (input.enabled === false && before.status !== 'disabled')
+        Object.assign(changes, { status: 'disabled', disabledAt: now });
+      const row = await repo.updateEndpoint(tx, id, changes);
+      const fields = (r: WebhookEndpointRow) => ({
+        url: r.url,
+        events: r.eventTypes,
+        description: r.description,
+        status: r.status,
+      });
+      const was = fields(before);
+      const is = fields(row);
+      const changed = (Object.keys(is) as Array<keyof typeof is>).filter(
+        (k) => JSON.stringify(was[k]) !== JSON.stringify(is[k]),
+      );
+      if (changed.length > 0) {
+        const action =
+          changed.length === 1 && changed[0] === 'status'
+            ? `webhook_endpoint.${row.status === 'enabled' ? 'enable' : 'disable'}`
+            : 'webhook_endpoint.update';
+        await audit.record(tx, {
+          ...auditEntry(owner, by, action, id),
+          before: Object.fromEntries(changed.map((k) => [k, was[k]])),
+          after: Object.fromEntries(changed.map((k) => [k, is[k]])),
+        });
+      }
+      return row;
+    });
+  }
+
+  /**
+   * A new secret (answered once). The replaced one keeps signing for 24 h (a second signature in
+   * webhook-signature), so receivers switch without a failed delivery; a secret older than that
+   * (a second rotation within the 24 h) stops at once.
+   */
+  async function rotateSecret(
+    owner: EndpointOwner,
+    id: string,
+    by?: ChangeActor,
+  ): Promise<WebhookEndpointRow> {
+    return db.transaction(async (tx) => {
+      const before = await locked(tx, owner, id);
+      const now = clock.now();
+      const expiresAt = new Date(now.getTime() + SECRET_OVERLAP_MS);
+      const row = await repo.updateEndpoint(tx, id, {
+        secret: newWebhookSecret(),
+        previousSecret: before.secret,
+        previousSecretExpiresAt: expiresAt,
+        updatedAt: now,
+      });
+      await audit.record(tx, {
+        ...auditEntry(owner, by, 'webhook_endpoint.secret.rotate', id),
+        after: { previousSecretExpiresAt: expiresAt.toISOString() },
+      });
+      return row;
+    });
+  }
+
+  async function remove(accountId: string, id: string, livemode = true, by?: ChangeActor): Promise<void> {
+    const owner = { accountId, livemode };
+    await db.transaction(async (tx) => {
+      const row = await locked(tx, owner, id);
+      // Its deliveries go with it (cascade); their queued jobs then find nothing to do.
+      await repo.deleteEndpoint(tx, id);
+      await audit.record(tx, {
+        ...auditEntry(owner, by, 'webhook_endpoint.delete', id),
+        before: { url: row.url, events: row.eventTypes },
+      });
+    });
   }
 
   /** Queues a `ping` event to this endpoint only (also to a disabled one: a success re-enables it). */
@@ -166,193 +238,73 @@ export function createWebhooksService(deps: WebhooksDeps) {
     );
   }
 
-  async function loadDelivery(deliveryId: string) {
-    const [row] = await db
-      .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints, event: events })
-      .from(webhookDeliveries)
-      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-      .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
-      .where(eq(webhookDeliveries.id, deliveryId));
-    return row;
+  /** An endpoint's deliveries, newest first, each with its attempts (oldest first). */
+  async function deliveries(
+    owner: EndpointOwner,
+    id: string,
+    page: { after?: readonly KeyValue[] | undefined; take: number; deliveryId?: string },
+  ): Promise<DeliveryWithAttempts[]> {
+    await find(owner.accountId, id, owner.livemode);
+    const rows = await repo.listDeliveries(db, id, page);
+    const attempts = await repo.attemptsOf(
+      db,
+      rows.map((r) => r.id),
+    );
+    return rows.map((r) => ({ ...r, attemptLog: attempts.filter((a) => a.deliveryId === r.id) }));
   }
 
-  async function markFailed(deliveryId: string, error: string): Promise<void> {
-    await db
-      .update(webhookDeliveries)
-      .set({ status: 'failed', nextAttemptAt: null, lastError: error.slice(0, 500), updatedAt: clock.now() })
-      .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.status, 'pending')));
-  }
-
-  /** One attempt of one delivery (the `webhook.deliver` job body). */
-  async function attempt(deliveryId: string): Promise<void> {
-    const found = await loadDelivery(deliveryId);
-    if (!found || found.delivery.status !== 'pending') return;
-    const { delivery, endpoint, event } = found;
-    if (endpoint.status === 'disabled' && event.type !== 'ping') {
-      await markFailed(delivery.id, 'endpoint disabled');
-      return;
-    }
-    const now = clock.now();
-    const timestamp = Math.floor(now.getTime() / 1000);
-    const body = JSON.stringify(presentEvent(event));
-    let status: number | null = null;
-    let retryAfter: string | undefined;
-    let error: string | null = null;
-    try {
-      // Checked again at every attempt: the name may resolve elsewhere since the endpoint was made.
-      const target = await checkUrl(endpoint.url);
-      const response = await transport()(target, {
-        body,
-        timeoutMs: DELIVERY_TIMEOUT_MS,
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'esim-service-webhooks/1',
-          'webhook-id': event.id,
-          'webhook-timestamp': String(timestamp),
-          'webhook-signature': signWebhook(endpoint.secret, event.id, timestamp, body),
-        },
-      });
-      status = response.status;
-      retryAfter = response.retryAfter;
-      if (status < 200 || status > 299) error = `endpoint answered HTTP ${status}`;
-    } catch (err) {
-      error = err instanceof Error ? err.message : String(err);
-    }
-    const attempts = delivery.attempts + 1;
-    const after = clock.now();
-    if (!error) {
-      await db.transaction(async (tx) => {
-        await tx
-          .update(webhookDeliveries)
-          .set({
-            status: 'succeeded',
-            attempts,
-            lastAttemptAt: now,
-            nextAttemptAt: null,
-            responseStatus: status,
-            lastError: null,
-            updatedAt: after,
-          })
-          .where(eq(webhookDeliveries.id, delivery.id));
-        await tx
-          .update(webhookEndpoints)
-          .set({ failingSince: null, status: 'enabled', disabledAt: null, updatedAt: after })
-          .where(eq(webhookEndpoints.id, endpoint.id));
-      });
-      return;
-    }
-    if (status === 410) {
-      await disableGone(delivery.id, endpoint.id, attempts, now, after);
-      return;
-    }
-    const retryDelay = nextRetryDelayMs({
-      attempts,
-      status,
-      retryAfter,
-      now: after,
-      random: deps.net.random ?? Math.random,
-    });
-    await db.transaction(async (tx) => {
-      await tx
-        .update(webhookDeliveries)
-        .set({
-          attempts,
-          lastAttemptAt: now,
-          nextAttemptAt: retryDelay === null ? null : new Date(after.getTime() + retryDelay),
-          responseStatus: status,
-          lastError: error.slice(0, 500),
-          updatedAt: after,
-        })
-        .where(eq(webhookDeliveries.id, delivery.id));
-      const failingSince = endpoint.failingSince ?? now;
-      const disable =
-        endpoint.status === 'enabled' && after.getTime() - failingSince.getTime() >= DISABLE_AFTER_MS;
-      await tx
-        .update(webhookEndpoints)
-        .set({
-          failingSince,
-          ...(disable ? { status: 'disabled' as const, disabledAt: after } : {}),
-          updatedAt: after,
-        })
-        .where(eq(webhookEndpoints.id, endpoint.id));
-      if (disable)
-        deps.log.warn({ endpointId: endpoint.id }, 'webhook endpoint disabled after 5 days of failures');
-    });
-    throw new DeliveryAttemptError(error, retryDelay);
+  async function deliveryOf(
+    owner: EndpointOwner,
+    id: string,
+    deliveryId: string,
+  ): Promise<DeliveryWithAttempts> {
+    const [found] = await deliveries(owner, id, { take: 1, deliveryId });
+    if (!found) throw new AppError('NOT_FOUND', 'Delivery not found');
+    return found;
   }
 
   /**
-   * 410 Gone: the receiver says the endpoint is no more (Standard Webhooks). The delivery fails
-   * without retries and the endpoint is disabled at once, so nothing more is sent to it until a
-   * successful test ping enables it again.
+   * Sends a delivery again, with the same event (so the same webhook-id). A delivery waiting for
+   * its next retry has that retry brought forward; a finished one (succeeded or failed) gets one
+   * new attempt. The delivery row is locked and becomes `pending` in the same transaction, so a
+   * double click finds it pending with its attempt already queued and adds nothing.
    */
-  async function disableGone(
-    deliveryId: string,
-    endpointId: string,
-    attempts: number,
-    now: Date,
-    after: Date,
-  ) {
+  async function resend(owner: EndpointOwner, id: string, deliveryId: string): Promise<DeliveryWithAttempts> {
     await db.transaction(async (tx) => {
-      await tx
-        .update(webhookDeliveries)
-        .set({
-          status: 'failed',
-          attempts,
-          lastAttemptAt: now,
-          nextAttemptAt: null,
-          responseStatus: 410,
-          lastError: 'endpoint answered HTTP 410 Gone: endpoint disabled',
-          updatedAt: after,
-        })
-        .where(eq(webhookDeliveries.id, deliveryId));
-      await tx
-        .update(webhookEndpoints)
-        .set({ status: 'disabled', disabledAt: after, updatedAt: after })
-        .where(eq(webhookEndpoints.id, endpointId));
+      const endpoint = await locked(tx, owner, id);
+      const row = await repo.lockDelivery(tx, endpoint.id, deliveryId);
+      if (!row) throw new AppError('NOT_FOUND', 'Delivery not found');
+      if (endpoint.status === 'disabled')
+        throw new AppError('INVALID_STATE', 'The endpoint is disabled; enable it before resending');
+      const now = clock.now();
+      const job = resendJob(deliveryId, row.attempts, now);
+      // Pending: its scheduled retry (or the resend a first click queued) is brought forward, or
+      // is running right now; either way no second attempt is queued beside it.
+      const queued =
+        row.status === 'pending' &&
+        ((await repo.hurryDeliveryJob(tx, `deliver:${deliveryId}`, now)) ||
+          (await repo.hurryDeliveryJob(tx, job.dedupeKey, now)));
+      if (!queued) await queue.enqueue(tx, job);
+      await repo.updateDelivery(tx, deliveryId, { status: 'pending', nextAttemptAt: now, updatedAt: now });
     });
-    deps.log.warn({ endpointId }, 'webhook endpoint disabled: it answered 410 Gone');
+    return deliveryOf(owner, id, deliveryId);
   }
 
-  function deliveryIdOf(payload: Record<string, unknown>): string {
-    if (typeof payload.deliveryId !== 'string') throw new Error('job payload has no deliveryId');
-    return payload.deliveryId;
-  }
-
-  function slotKey(at: Date): string {
-    return `events.purge:${Math.floor(at.getTime() / PURGE_INTERVAL_MS)}`;
-  }
-
-  async function schedulePurge(at?: Date): Promise<void> {
-    const runAt = at ?? clock.now();
-    await queue.enqueue(db, { kind: EVENTS_PURGE_JOB, runAt, dedupeKey: slotKey(runAt) });
-  }
-
-  /** Adds the delivery and purge job handlers. */
-  function registerJobs(handlers: JobHandlers): void {
-    handlers[WEBHOOK_DELIVER_JOB] = {
-      run: (job) => attempt(deliveryIdOf(job.payload)),
-      backoffMs: (attempts, error) =>
-        error instanceof DeliveryAttemptError && error.delayMs !== null
-          ? error.delayMs
-          : RETRY_SCHEDULE_MS[Math.min(attempts, RETRY_SCHEDULE_MS.length) - 1]!,
-      async onExhausted(job, error) {
-        await markFailed(deliveryIdOf(job.payload), error.message);
-      },
-    };
-    handlers[EVENTS_PURGE_JOB] = {
-      async run() {
-        try {
-          const purged = await outbox.purge();
-          if (purged > 0) deps.log.info({ purged }, 'events older than 30 days purged');
-        } finally {
-          await schedulePurge(new Date(clock.now().getTime() + PURGE_INTERVAL_MS));
-        }
-      },
-    };
-  }
-
-  return { create, list, find, remove, ping, attempt, registerJobs, schedulePurge };
+  return {
+    create,
+    list,
+    find,
+    update,
+    rotateSecret,
+    remove,
+    ping,
+    deliveries,
+    deliveryOf,
+    resend,
+    attempt: delivery.attempt,
+    registerJobs: delivery.registerJobs,
+    schedulePurge: delivery.schedulePurge,
+  };
 }
 
 export type WebhooksService = ReturnType<typeof createWebhooksService>;

@@ -1,112 +1,43 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import { AppError } from '../../domain/errors.js';
-import { EVENT_TYPES } from '../../domain/events/outbox.js';
-import type { WebhookEndpointRow } from '../../domain/webhooks/webhooks.service.js';
-import { IsoDate, Nullable } from '../shared/schemas.js';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ChangeActor, EndpointOwner } from '../../domain/webhooks/webhooks.service.js';
+import { pageQuery } from '../shared/pagination.js';
+import {
+  CreateEndpointBody,
+  DeliveryPageSchema,
+  DeliveryParams,
+  DeliverySchema,
+  EndpointIdParams,
+  EndpointSchema,
+  EndpointWithSecretSchema,
+  UpdateEndpointBody,
+  deliveriesList,
+  endpointExample,
+  presentDelivery,
+  presentEndpoint,
+  unknownEventType,
+  updateInput,
+} from '../shared/webhook-schemas.js';
 import { errorResponse, partnerCommonErrors } from './openapi-examples.js';
 import { PartnerEventSchema, eventExamples } from './events.routes.js';
 
-const EventTypeSchema = Type.Union(
-  EVENT_TYPES.map((t) => Type.Literal(t)),
-  { description: 'An event type' },
+const notFound = errorResponse(
+  'No endpoint with this id belongs to your account (in this mode)',
+  'NOT_FOUND',
+);
+const invalidBody = errorResponse(
+  'Invalid url (not https, private address, does not resolve) or event type',
+  'VALIDATION_ERROR',
 );
 
-const endpointExample = {
-  id: 'we_5Tg7Hj2Kl9Qw3Er6Ty1U',
-  url: 'https://partner.example.com/hooks/esim',
-  events: ['order.completed', 'esim.usage_threshold'],
-  description: 'Production order sync',
-  status: 'enabled',
-  createdAt: '2026-11-22T04:30:12.345Z',
-};
-
-const EndpointSchema = Type.Object(
-  {
-    id: Type.String(),
-    url: Type.String(),
-    events: Nullable(Type.Array(EventTypeSchema, { description: 'Subscribed types; null = all' })),
-    description: Nullable(Type.String()),
-    status: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')], {
-      description: 'disabled after 5 days of failed deliveries; a successful test ping enables it again',
-    }),
-    createdAt: IsoDate,
-  },
-  { title: 'WebhookEndpoint', examples: [endpointExample] },
-);
-
-const CreatedEndpointSchema = Type.Composite(
-  [
-    EndpointSchema,
-    Type.Object({
-      secret: Type.String({
-        description: 'whsec_<base64>: the Standard Webhooks signing secret. Shown only in this response.',
-      }),
-    }),
-  ],
-  {
-    title: 'WebhookEndpointWithSecret',
-    examples: [{ ...endpointExample, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw0pS1dGdp9mE=' }],
-  },
-);
-
-const CreateBody = Type.Object(
-  {
-    url: Type.String({
-      minLength: 1,
-      maxLength: 2048,
-      description: 'https URL on a public address (checked at creation and at every delivery)',
-    }),
-    events: Type.Optional(
-      Type.Array(EventTypeSchema, {
-        minItems: 1,
-        maxItems: EVENT_TYPES.length,
-        uniqueItems: true,
-        description: 'Event types to receive; omit for all',
-      }),
-    ),
-    description: Type.Optional(Type.String({ maxLength: 500 })),
-  },
-  {
-    additionalProperties: false,
-    examples: [{ url: 'https://partner.example.com/hooks/esim', events: ['order.completed'] }],
-  },
-);
-
-const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
-
-function present(row: WebhookEndpointRow): Static<typeof EndpointSchema> {
-  return {
-    id: row.id,
-    url: row.url,
-    events: (row.eventTypes as Static<typeof EndpointSchema>['events']) ?? null,
-    description: row.description,
-    status: row.status,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
-
-/**
- * A wrong item of `events` fails every branch of the type union, and the validator reports each
- * (one "must be equal to constant" per type). Answer once instead: which value, and what is allowed.
- */
-function unknownEventType(validation: unknown, body: unknown): AppError | null {
-  for (const issue of Array.isArray(validation) ? (validation as unknown[]) : []) {
-    const match = /^\/events\/(\d+)$/.exec((issue as { instancePath?: string }).instancePath ?? '');
-    if (!match) continue;
-    const value = (body as { events?: unknown[] } | null)?.events?.[Number(match[1])];
-    if ((EVENT_TYPES as readonly unknown[]).includes(value)) continue;
-    const field = `events.${match[1]}`;
-    return new AppError(
-      'VALIDATION_ERROR',
-      `body.${field} ${JSON.stringify(value)} is not an event type you can subscribe to; allowed: ` +
-        EVENT_TYPES.join(', '),
-      { field, value, allowed: [...EVENT_TYPES] },
-    );
-  }
-  return null;
-}
+/** The key's account in the key's mode: a test key sees only test endpoints. */
+const ownerOf = (request: FastifyRequest): EndpointOwner => ({
+  accountId: request.partner!.id,
+  livemode: request.livemode,
+});
+/** Partner API changes reach the partner's audit log as the key's. */
+const byKey = (request: FastifyRequest): ChangeActor => ({ actor: 'api_key', requestId: request.id });
 
 /** Partner webhook endpoints (Standard Webhooks signatures; docs/partner-reference.md, "Webhooks and events"). */
 export async function webhookEndpointsRoutes(app: FastifyInstance): Promise<void> {
@@ -124,13 +55,10 @@ export async function webhookEndpointsRoutes(app: FastifyInstance): Promise<void
           'Registers a URL that receives events as signed POSTs (Standard Webhooks: webhook-id, ' +
           'webhook-timestamp, webhook-signature). The url must be https and resolve only to public ' +
           'addresses. At most 10 endpoints per account. The secret is returned only here.',
-        body: CreateBody,
+        body: CreateEndpointBody,
         response: {
-          201: CreatedEndpointSchema,
-          400: errorResponse(
-            'Invalid url (not https, private address, does not resolve) or event type',
-            'VALIDATION_ERROR',
-          ),
+          201: EndpointWithSecretSchema,
+          400: invalidBody,
           409: { ...errorResponse('The account already has 10 endpoints', 'CONFLICT') },
           ...partnerCommonErrors,
         },
@@ -142,14 +70,17 @@ export async function webhookEndpointsRoutes(app: FastifyInstance): Promise<void
       if (request.validationError) {
         throw unknownEventType(request.validationError.validation, request.body) ?? request.validationError;
       }
-      const row = await webhooks.create({
-        accountId: request.partner!.id,
-        url: request.body.url,
-        events: request.body.events,
-        description: request.body.description,
-        livemode: request.livemode,
-      });
-      return reply.code(201).send({ ...present(row), secret: row.secret });
+      const row = await webhooks.create(
+        {
+          accountId: request.partner!.id,
+          url: request.body.url,
+          events: request.body.events,
+          description: request.body.description,
+          livemode: request.livemode,
+        },
+        byKey(request),
+      );
+      return reply.code(201).send({ ...presentEndpoint(row), secret: row.secret });
     },
   );
 
@@ -167,7 +98,76 @@ export async function webhookEndpointsRoutes(app: FastifyInstance): Promise<void
         },
       },
     },
-    async (request) => ({ data: (await webhooks.list(request.partner!.id, request.livemode)).map(present) }),
+    async (request) => ({
+      data: (await webhooks.list(request.partner!.id, request.livemode)).map(presentEndpoint),
+    }),
+  );
+
+  r.get(
+    '/webhook-endpoints/:id',
+    {
+      schema: {
+        operationId: 'getWebhookEndpoint',
+        tags: ['Webhooks'],
+        summary: 'Get a webhook endpoint',
+        description: 'Without its secret.',
+        params: EndpointIdParams,
+        response: { 200: EndpointSchema, 404: notFound, ...partnerCommonErrors },
+      },
+    },
+    async (request) =>
+      presentEndpoint(await webhooks.find(request.partner!.id, request.params.id, request.livemode)),
+  );
+
+  r.patch(
+    '/webhook-endpoints/:id',
+    {
+      schema: {
+        operationId: 'updateWebhookEndpoint',
+        tags: ['Webhooks'],
+        summary: 'Change a webhook endpoint',
+        description:
+          'Only the fields sent change: url (checked as at creation), events (null = all types), ' +
+          'description, enabled (false stops deliveries; true resumes them and clears failingSince).',
+        params: EndpointIdParams,
+        body: UpdateEndpointBody,
+        response: { 200: EndpointSchema, 400: invalidBody, 404: notFound, ...partnerCommonErrors },
+      },
+      attachValidation: true,
+    },
+    async (request) => {
+      if (request.validationError) {
+        throw unknownEventType(request.validationError.validation, request.body) ?? request.validationError;
+      }
+      const row = await webhooks.update(
+        ownerOf(request),
+        request.params.id,
+        updateInput(request.body),
+        byKey(request),
+      );
+      return presentEndpoint(row);
+    },
+  );
+
+  r.post(
+    '/webhook-endpoints/:id/rotate-secret',
+    {
+      schema: {
+        operationId: 'rotateWebhookEndpointSecret',
+        tags: ['Webhooks'],
+        summary: 'Rotate the signing secret',
+        description:
+          'Answers a new secret, once. For 24 h every delivery carries two signatures in ' +
+          'webhook-signature (space-separated: the new secret first, then the previous one), so a ' +
+          'receiver verifies with either while you deploy the new secret; then only the new one.',
+        params: EndpointIdParams,
+        response: { 200: EndpointWithSecretSchema, 404: notFound, ...partnerCommonErrors },
+      },
+    },
+    async (request) => {
+      const row = await webhooks.rotateSecret(ownerOf(request), request.params.id, byKey(request));
+      return { ...presentEndpoint(row), secret: row.secret };
+    },
   );
 
   r.delete(
@@ -178,16 +178,12 @@ export async function webhookEndpointsRoutes(app: FastifyInstance): Promise<void
         tags: ['Webhooks'],
         summary: 'Delete a webhook endpoint',
         description: 'Stops deliveries to it at once, including pending retries.',
-        params: IdParams,
-        response: {
-          204: Type.Null({ description: 'Deleted' }),
-          404: errorResponse('No endpoint with this id belongs to your account', 'NOT_FOUND'),
-          ...partnerCommonErrors,
-        },
+        params: EndpointIdParams,
+        response: { 204: Type.Null({ description: 'Deleted' }), 404: notFound, ...partnerCommonErrors },
       },
     },
     async (request, reply) => {
-      await webhooks.remove(request.partner!.id, request.params.id, request.livemode);
+      await webhooks.remove(request.partner!.id, request.params.id, request.livemode, byKey(request));
       return reply.code(204).send(null);
     },
   );
@@ -202,10 +198,10 @@ export async function webhookEndpointsRoutes(app: FastifyInstance): Promise<void
         description:
           'Queues a `ping` event to this endpoint only, signed like every event. It is not listed by ' +
           'GET /events. A successful ping enables a disabled endpoint again.',
-        params: IdParams,
+        params: EndpointIdParams,
         response: {
           202: { ...PartnerEventSchema, examples: [eventExamples.ping] },
-          404: errorResponse('No endpoint with this id belongs to your account', 'NOT_FOUND'),
+          404: notFound,
           ...partnerCommonErrors,
         },
       },
@@ -219,6 +215,66 @@ export async function webhookEndpointsRoutes(app: FastifyInstance): Promise<void
         livemode: event.livemode,
         data: event.data,
       });
+    },
+  );
+
+  r.get(
+    '/webhook-endpoints/:id/deliveries',
+    {
+      schema: {
+        operationId: 'listWebhookDeliveries',
+        tags: ['Webhooks'],
+        summary: "An endpoint's delivery log",
+        description:
+          'Newest first, 25 per page unless `limit` says otherwise; each delivery with its event ' +
+          'type, status, next retry and every attempt (time, HTTP status or network error, ' +
+          'duration, first 1 KB of the answer). Kept 30 days, like events.',
+        params: EndpointIdParams,
+        querystring: pageQuery({}),
+        response: {
+          200: DeliveryPageSchema,
+          400: errorResponse('limit outside 1–100, or a cursor of another list', 'VALIDATION_ERROR'),
+          404: notFound,
+          ...partnerCommonErrors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const owner = ownerOf(request);
+      const page = deliveriesList.plan([owner.accountId, owner.livemode, request.params.id], request.query);
+      const rows = await webhooks.deliveries(owner, request.params.id, {
+        after: page.after,
+        take: page.take!,
+      });
+      const { items, nextCursor } = page.finish(request, reply, rows);
+      return { data: items.map(presentDelivery), hasMore: nextCursor !== null, nextCursor };
+    },
+  );
+
+  r.post(
+    '/webhook-endpoints/:id/deliveries/:deliveryId/resend',
+    {
+      schema: {
+        operationId: 'resendWebhookDelivery',
+        tags: ['Webhooks'],
+        summary: 'Resend a delivery',
+        description:
+          'Queues a new attempt now, with the same event and so the same webhook-id (deduplicate ' +
+          'on it). A delivery waiting for a retry has that retry brought forward; a finished one ' +
+          'gets one attempt without automatic retries. Sending it again before the attempt ran ' +
+          'queues nothing more. A disabled endpoint answers 409: enable it first.',
+        params: DeliveryParams,
+        response: {
+          202: DeliverySchema,
+          404: errorResponse('No such endpoint, or no such delivery of it', 'NOT_FOUND'),
+          409: errorResponse('The endpoint is disabled', 'INVALID_STATE'),
+          ...partnerCommonErrors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const delivery = await webhooks.resend(ownerOf(request), request.params.id, request.params.deliveryId);
+      return reply.code(202).send(presentDelivery(delivery));
     },
   );
 }

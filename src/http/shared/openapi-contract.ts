@@ -44,6 +44,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Legal: 'Terms, privacy and refund policies, the contact page, and who the seller is.',
   'Push devices': 'Devices that receive push notifications, and the Web Push (VAPID) public key.',
   Webhooks: 'Endpoints that receive signed event deliveries (Standard Webhooks).',
+  'Partner dashboard':
+    'A partner’s team at work under /api/v1/partners/{partnerId}/: each route needs a permission of your role.',
   Events: 'Every event of the last 30 days, for polling or catching up.',
   'Test mode': 'Helpers for test keys (svc_test_sk_…) only.',
   Accounts: 'Customer and partner accounts, their status and wallet adjustments.',

@@ -588,6 +588,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/partners/{partnerId}/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The partner's webhook endpoints in this mode */
+        get: operations["listPartnerWebhookEndpoints"];
+        put?: never;
+        /** Create a webhook endpoint (its secret is answered once) */
+        post: operations["createPartnerWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/partners/{partnerId}/webhook-endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook endpoint (without its secret) */
+        get: operations["getPartnerWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /** Delete a webhook endpoint (its pending retries stop) */
+        delete: operations["deletePartnerWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /** Change the URL, event types, description, or enable / disable */
+        patch: operations["updatePartnerWebhookEndpoint"];
+        trace?: never;
+    };
+    "/api/v1/partners/{partnerId}/webhook-endpoints/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An endpoint's delivery log, newest first, with every attempt */
+        get: operations["listPartnerWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/partners/{partnerId}/webhook-endpoints/{id}/deliveries/{deliveryId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resend a delivery now (same webhook-id) */
+        post: operations["resendPartnerWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/partners/{partnerId}/webhook-endpoints/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** New signing secret (answered once); the previous one keeps signing for 24 h */
+        post: operations["rotatePartnerWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/partners/{partnerId}/webhook-endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test ping to this endpoint */
+        post: operations["testPartnerWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/partners/{partnerId}/webhook-event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Event types an endpoint can subscribe to */
+        get: operations["listPartnerWebhookEventTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/payments/card/create-session": {
         parameters: {
             query?: never;
@@ -1394,6 +1516,14 @@ export interface components {
             /** @description Open it in a browser to pay */
             url: string;
         };
+        /** CreatePartnerWebhookEndpointRequest */
+        CreatePartnerWebhookEndpointRequest: {
+            description?: string;
+            /** @description Event types to receive; omit for all */
+            events?: ("order.completed" | "order.fulfillment_failed" | "order.refunded" | "esim.usage_threshold" | "esim.expiring" | "esim.status_changed" | "esim.auto_topup_succeeded" | "esim.auto_topup_failed" | "wallet.topup_succeeded" | "wallet.low_balance")[];
+            /** @description https URL on a public address (checked when set and at every delivery) */
+            url: string;
+        };
         /** CreateTicketRequest */
         CreateTicketRequest: {
             /**
@@ -1420,6 +1550,11 @@ export interface components {
         };
         /** DeleteAccountResponse */
         DeleteAccountResponse: {
+            /** @enum {boolean} */
+            success: true;
+        };
+        /** DeletePartnerWebhookEndpointResponse */
+        DeletePartnerWebhookEndpointResponse: {
             /** @enum {boolean} */
             success: true;
         };
@@ -1802,6 +1937,21 @@ export interface components {
         ListPartnerMembersResponse: {
             members: components["schemas"]["Member"][];
         };
+        /** ListPartnerWebhookDeliveriesResponse */
+        ListPartnerWebhookDeliveriesResponse: {
+            /** @description Newest first */
+            data: components["schemas"]["WebhookDelivery"][];
+            hasMore: boolean;
+            nextCursor: string | null;
+        };
+        /** ListPartnerWebhookEndpointsResponse */
+        ListPartnerWebhookEndpointsResponse: {
+            data: components["schemas"]["WebhookEndpoint"][];
+        };
+        /** ListPartnerWebhookEventTypesResponse */
+        ListPartnerWebhookEventTypesResponse: {
+            data: components["schemas"]["WebhookEventType"][];
+        };
         /** ListPushDevicesResponse */
         ListPushDevicesResponse: {
             devices: components["schemas"]["PushDevice"][];
@@ -2157,6 +2307,11 @@ export interface components {
              */
             updatedAt: string;
         };
+        /** TestPartnerWebhookEndpointResponse */
+        TestPartnerWebhookEndpointResponse: {
+            /** @description evt_…: the ping, in the delivery log */
+            eventId: string;
+        };
         /** UnregisterPushDeviceRequest */
         UnregisterPushDeviceRequest: {
             /** @description APNs or FCM registration token; for `WEB` the subscription’s `endpoint` */
@@ -2192,6 +2347,15 @@ export interface components {
             accountId: string;
             /** @description owner, admin, developer, finance or viewer (docs/partner-guide.md "Team and roles") */
             role: "owner" | "admin" | "developer" | "finance" | "viewer";
+        };
+        /** UpdatePartnerWebhookEndpointRequest */
+        UpdatePartnerWebhookEndpointRequest: {
+            description?: null | string;
+            /** @description false: nothing is delivered (pending retries fail); true: deliveries resume and the 5-day failure count starts again */
+            enabled?: boolean;
+            events?: null | ("order.completed" | "order.fulfillment_failed" | "order.refunded" | "esim.usage_threshold" | "esim.expiring" | "esim.status_changed" | "esim.auto_topup_succeeded" | "esim.auto_topup_failed" | "wallet.topup_succeeded" | "wallet.low_balance")[];
+            /** @description https URL on a public address (checked when set and at every delivery) */
+            url?: string;
         };
         /** UpdateProfileRequest */
         UpdateProfileRequest: {
@@ -2286,6 +2450,85 @@ export interface components {
             id: string;
             kind: "deposit" | "withdrawal" | "purchase" | "refund";
             orderId: string | null;
+        };
+        /** WebhookDelivery */
+        WebhookDelivery: {
+            /** @description Oldest first */
+            attempts: components["schemas"]["WebhookDeliveryAttempt"][];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            createdAt: string;
+            /** @description evt_…: also the webhook-id header of every attempt and resend */
+            eventId: string;
+            /** @description The event type (or ping for a test) */
+            eventType: string;
+            /** @description whd_… */
+            id: string;
+            lastAttemptAt: string | null;
+            nextRetryAt: string | null;
+            /** @description pending: an attempt is queued or a retry scheduled */
+            status: "pending" | "succeeded" | "failed";
+        };
+        /** WebhookDeliveryAttempt */
+        WebhookDeliveryAttempt: {
+            /** @description 1 for the first attempt; resends continue the count */
+            attempt: number;
+            /** @description From sending the request to the answer (or failure) */
+            durationMs: number;
+            error: string | null;
+            /** @description true: a resend you asked for (it gets no automatic retries) */
+            manual: boolean;
+            nextRetryAt: string | null;
+            responseBody: string | null;
+            responseStatus: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            startedAt: string;
+        };
+        /** WebhookEndpoint */
+        WebhookEndpoint: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            createdAt: string;
+            description: string | null;
+            events: ("order.completed" | "order.fulfillment_failed" | "order.refunded" | "esim.usage_threshold" | "esim.expiring" | "esim.status_changed" | "esim.auto_topup_succeeded" | "esim.auto_topup_failed" | "wallet.topup_succeeded" | "wallet.low_balance")[] | null;
+            failingSince: string | null;
+            id: string;
+            previousSecretExpiresAt: string | null;
+            /** @description disabled by you (PATCH enabled: false), after 5 days of failed deliveries, or when the receiver answered 410 Gone; PATCH enabled: true or a successful test ping enables it again */
+            status: "enabled" | "disabled";
+            url: string;
+        };
+        /** WebhookEndpointWithSecret */
+        WebhookEndpointWithSecret: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            createdAt: string;
+            description: string | null;
+            events: ("order.completed" | "order.fulfillment_failed" | "order.refunded" | "esim.usage_threshold" | "esim.expiring" | "esim.status_changed" | "esim.auto_topup_succeeded" | "esim.auto_topup_failed" | "wallet.topup_succeeded" | "wallet.low_balance")[] | null;
+            failingSince: string | null;
+            id: string;
+            previousSecretExpiresAt: string | null;
+            /** @description whsec_<base64>: the Standard Webhooks signing secret. Shown only in this response (creation or rotation). */
+            secret: string;
+            /** @description disabled by you (PATCH enabled: false), after 5 days of failed deliveries, or when the receiver answered 410 Gone; PATCH enabled: true or a successful test ping enables it again */
+            status: "enabled" | "disabled";
+            url: string;
+        };
+        /** WebhookEventType */
+        WebhookEventType: {
+            /** @description When it is sent, in one line */
+            description: string;
+            /** @description An event type */
+            type: "order.completed" | "order.fulfillment_failed" | "order.refunded" | "esim.usage_threshold" | "esim.expiring" | "esim.status_changed" | "esim.auto_topup_succeeded" | "esim.auto_topup_failed" | "wallet.topup_succeeded" | "wallet.low_balance";
         };
         /** WebPushSubscription */
         WebPushSubscription: {
@@ -5325,6 +5568,1089 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPartnerWebhookEndpoints: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListPartnerWebhookEndpointsResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPartnerWebhookEndpoint: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://partner.example.com/hooks/esim",
+                 *       "events": [
+                 *         "order.completed"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreatePartnerWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "we_5Tg7Hj2Kl9Qw3Er6Ty1U",
+                     *       "url": "https://partner.example.com/hooks/esim",
+                     *       "events": [
+                     *         "order.completed",
+                     *         "esim.usage_threshold"
+                     *       ],
+                     *       "description": "Production order sync",
+                     *       "status": "enabled",
+                     *       "failingSince": null,
+                     *       "previousSecretExpiresAt": null,
+                     *       "createdAt": "2026-11-22T04:30:12.345Z",
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw0pS1dGdp9mE="
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (64 KB for JSON unless the route says otherwise). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type) or is compressed (Content-Encoding other than identity). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPartnerWebhookEndpoint: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description failingSince: the first failed attempt since the last success (null when healthy). previousSecretExpiresAt: after a rotation, until when deliveries also carry a signature made with the previous secret. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "we_5Tg7Hj2Kl9Qw3Er6Ty1U",
+                     *       "url": "https://partner.example.com/hooks/esim",
+                     *       "events": [
+                     *         "order.completed",
+                     *         "esim.usage_threshold"
+                     *       ],
+                     *       "description": "Production order sync",
+                     *       "status": "enabled",
+                     *       "failingSince": null,
+                     *       "previousSecretExpiresAt": null,
+                     *       "createdAt": "2026-11-22T04:30:12.345Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deletePartnerWebhookEndpoint: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletePartnerWebhookEndpointResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updatePartnerWebhookEndpoint: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePartnerWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description failingSince: the first failed attempt since the last success (null when healthy). previousSecretExpiresAt: after a rotation, until when deliveries also carry a signature made with the previous secret. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "we_5Tg7Hj2Kl9Qw3Er6Ty1U",
+                     *       "url": "https://partner.example.com/hooks/esim",
+                     *       "events": [
+                     *         "order.completed",
+                     *         "esim.usage_threshold"
+                     *       ],
+                     *       "description": "Production order sync",
+                     *       "status": "enabled",
+                     *       "failingSince": null,
+                     *       "previousSecretExpiresAt": null,
+                     *       "createdAt": "2026-11-22T04:30:12.345Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (64 KB for JSON unless the route says otherwise). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type) or is compressed (Content-Encoding other than identity). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPartnerWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor of the next page, from `nextCursor` or the `Link` header of the previous page. Only valid for the list (and filters) it came from; anything else → 400 VALIDATION_ERROR. */
+                cursor?: string;
+                /** @description Page size, 1 to 100. With `limit` (or `cursor`) the answer is one page; the next one is in the `Link` header (and `nextCursor`). */
+                limit?: number;
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "whd_0c4a1f9e2b7d3a5c6e8f",
+                     *           "eventId": "evt_8Kq2Wm5Zt1Lp7Xc3Vb9N",
+                     *           "eventType": "order.completed",
+                     *           "status": "pending",
+                     *           "createdAt": "2026-11-22T04:30:12.345Z",
+                     *           "lastAttemptAt": "2026-11-22T04:30:12.400Z",
+                     *           "nextRetryAt": "2026-11-22T04:30:17.900Z",
+                     *           "attempts": [
+                     *             {
+                     *               "attempt": 1,
+                     *               "startedAt": "2026-11-22T04:30:12.400Z",
+                     *               "responseStatus": 500,
+                     *               "error": "endpoint answered HTTP 500",
+                     *               "durationMs": 184,
+                     *               "responseBody": "{\"error\":\"database unavailable\"}",
+                     *               "nextRetryAt": "2026-11-22T04:30:17.900Z",
+                     *               "manual": false
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "hasMore": false,
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ListPartnerWebhookDeliveriesResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resendPartnerWebhookDelivery: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                deliveryId: string;
+                id: string;
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "whd_0c4a1f9e2b7d3a5c6e8f",
+                     *       "eventId": "evt_8Kq2Wm5Zt1Lp7Xc3Vb9N",
+                     *       "eventType": "order.completed",
+                     *       "status": "pending",
+                     *       "createdAt": "2026-11-22T04:30:12.345Z",
+                     *       "lastAttemptAt": "2026-11-22T04:30:12.400Z",
+                     *       "nextRetryAt": "2026-11-22T04:30:17.900Z",
+                     *       "attempts": [
+                     *         {
+                     *           "attempt": 1,
+                     *           "startedAt": "2026-11-22T04:30:12.400Z",
+                     *           "responseStatus": 500,
+                     *           "error": "endpoint answered HTTP 500",
+                     *           "durationMs": 184,
+                     *           "responseBody": "{\"error\":\"database unavailable\"}",
+                     *           "nextRetryAt": "2026-11-22T04:30:17.900Z",
+                     *           "manual": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    rotatePartnerWebhookSecret: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "we_5Tg7Hj2Kl9Qw3Er6Ty1U",
+                     *       "url": "https://partner.example.com/hooks/esim",
+                     *       "events": [
+                     *         "order.completed",
+                     *         "esim.usage_threshold"
+                     *       ],
+                     *       "description": "Production order sync",
+                     *       "status": "enabled",
+                     *       "failingSince": null,
+                     *       "previousSecretExpiresAt": null,
+                     *       "createdAt": "2026-11-22T04:30:12.345Z",
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw0pS1dGdp9mE="
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testPartnerWebhookEndpoint: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestPartnerWebhookEndpointResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPartnerWebhookEventTypes: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListPartnerWebhookEventTypesResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };

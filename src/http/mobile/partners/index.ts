@@ -8,6 +8,7 @@ import { invitationRoutes } from './invitations.routes.js';
 import { keysRoutes } from './keys.routes.js';
 import { partnerScope } from './scope.js';
 import { teamRoutes } from './team.routes.js';
+import { partnerWebhooksRoutes } from './webhooks.routes.js';
 
 const RoleSchema = Type.Union(
   PARTNER_ROLES.map((r) => Type.Literal(r)),
@@ -38,6 +39,7 @@ const PARTNER_SCOPE_ROUTES: Array<(app: FastifyInstance) => Promise<void>> = [
   teamRoutes,
   keysRoutes,
   partnerAuditRoutes,
+  partnerWebhooksRoutes,
 ];
 
 /**

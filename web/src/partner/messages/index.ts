@@ -2,12 +2,13 @@ import type { Language } from '../../i18n';
 import { keys } from './keys';
 import { shell } from './shell';
 import { team } from './team';
+import { webhooks } from './webhooks';
 
 /**
  * Every area's messages, merged. An area adds its file here, one line; keys start with `pc.`
  * and the area's name (`pc.webhooks.…`) so two areas never collide.
  */
-const AREAS = [shell, team, keys] as const;
+const AREAS = [shell, team, keys, webhooks] as const;
 
 type KeysOf<A> = A extends { en: Record<infer K, string> } ? K : never;
 export type PartnerMessageKey = KeysOf<(typeof AREAS)[number]>;
