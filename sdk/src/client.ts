@@ -16,6 +16,8 @@ export type Region = Schemas['Region'];
 export type Catalog = Schemas['Catalog'];
 export type Wallet = Schemas['Wallet'];
 export type CreateOrderRequest = Schemas['CreateOrderRequest'];
+export type RequestLogEntry = Schemas['RequestLogEntry'];
+export type RequestLogList = Schemas['RequestLogList'];
 /** The error body of every non-2xx answer: `{ error: { code, message, details? } }`. */
 export type PartnerErrorBody = Schemas['Error'];
 
@@ -197,4 +199,33 @@ export async function* listAllOrders(
     yield* page.orders;
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
+}
+
+export interface ListRequestsOptions {
+  /** Only answers of this status class. */
+  status?: '2xx' | '3xx' | '4xx' | '5xx';
+  /** Only URL paths starting with this, e.g. `/api/public/v1/orders`. */
+  path?: string;
+  /** The one request with this X-Request-Id (`PartnerApiError.requestId`). */
+  requestId?: string;
+  /** Page size, 1 to 100 (default 25). */
+  limit?: number;
+  /** `nextCursor` of the previous page. */
+  cursor?: string;
+}
+
+/**
+ * `GET /requests`: one page of the request log of the key's mode (the last 30 days, newest
+ * first; entries appear about a second after the call). Throws PartnerApiError on a refusal.
+ *
+ * ```ts
+ * const { data } = await listRequests(client, { requestId: err.requestId! });
+ * ```
+ */
+export async function listRequests(
+  client: PartnerClient,
+  options: ListRequestsOptions = {},
+): Promise<RequestLogList> {
+  const query = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+  return unwrap(client.GET('/api/public/v1/requests', { params: { query } }));
 }
