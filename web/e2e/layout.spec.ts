@@ -115,6 +115,12 @@ const accountPages: [string, string, (page: Page) => Promise<void>][] = [
   ['account', '/account', (p) => expect(p.getByRole('heading', { name: 'Delete account' })).toBeVisible()],
   ['api-keys', '/api-keys', (p) => expect(p.getByTestId('key-prefix')).toBeVisible()],
   ['partner', '/partner', (p) => expect(p.getByTestId('partner-order').first()).toBeVisible()],
+  ['partner-events', '/partner/events', (p) => expect(p.getByTestId('event-row').first()).toBeVisible()],
+  [
+    'partner-requests',
+    '/partner/requests',
+    (p) => expect(p.getByTestId('request-row').first()).toBeVisible(),
+  ],
 ];
 
 /** Public pages that need something to show: checked logged out after the account pages. */
