@@ -77,7 +77,7 @@ export function createRequestLog(deps: {
   const dailyCap = deps.dailyCap ?? REQUEST_LOG_DAILY_CAP;
   const maxBuffered = deps.maxBuffered ?? REQUEST_LOG_MAX_BUFFERED;
 
-  let buffer: NewPartnerRequest[] = [];
+  const buffer: NewPartnerRequest[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   /** The running write: writes never overlap, so entries land in arrival order. */
   let writing: Promise<void> = Promise.resolve();

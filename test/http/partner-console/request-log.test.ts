@@ -115,7 +115,7 @@ describe('the Partner API request log', () => {
     expect(first.data).toHaveLength(2);
     expect(first.hasMore).toBe(true);
     const second = await logOf(live(), `?limit=2&cursor=${first.nextCursor}`);
-    expect(second.data[0]!.createdAt <= first.data[1]!.createdAt).toBe(true);
+    expect(String(second.data[0]!.createdAt) <= String(first.data[1]!.createdAt)).toBe(true);
     expect(second.data.map((e) => e.requestId)).not.toContain(first.data[0]!.requestId);
     const bad = await t.app.inject({ url: `${PARTNER_ROOT}/requests?status=1xx`, headers: live() });
     expect(bad.statusCode).toBe(400);
