@@ -57,7 +57,7 @@ for (const viewport of VIEWPORTS) {
     await expect(row).toContainText('/api/public/v1/orders');
     await expect(row).toContainText('201');
     await checkLayout(page, `request log ${viewport.name}`);
-    await screenshot(page, 'partner-requests');
+    await screenshot(page, 'partner-request-found');
 
     // The events browser: the order.completed event, its payload and deliveries.
     await page.goto('/partner/events');
@@ -71,7 +71,7 @@ for (const viewport of VIEWPORTS) {
     await expect(detail).toContainText(orderNumber);
     await expect(detail).toContainText('No webhook endpoint was subscribed to this event.');
     await checkLayout(page, `events ${viewport.name}`);
-    await screenshot(page, 'partner-events');
+    await screenshot(page, 'partner-event-detail');
 
     // The overview shows the Partner API order; the personal orders page does not (C7).
     await page.goto('/partner');
