@@ -68,6 +68,8 @@ export function createContainer(deps: ContainerDeps) {
      */
     async close(): Promise<void> {
       await ops.worker.stop();
+      // Before the database closes (its owner closes it after this): the last second's requests.
+      await ops.requestLog.close();
       await catalog.catalog.close();
       await push.push.close();
       infra.redis?.disconnect();

@@ -23,6 +23,8 @@ export type UpdateWebhookEndpointRequest = Schemas['UpdateWebhookEndpointRequest
 /** One event to one endpoint, with every attempt (status or network error, duration, 1 KB of body). */
 export type WebhookDelivery = Schemas['WebhookDelivery'];
 export type WebhookDeliveryAttempt = Schemas['WebhookDeliveryAttempt'];
+export type RequestLogEntry = Schemas['RequestLogEntry'];
+export type RequestLogList = Schemas['RequestLogList'];
 /** The error body of every non-2xx answer: `{ error: { code, message, details? } }`. */
 export type PartnerErrorBody = Schemas['Error'];
 
@@ -213,6 +215,19 @@ export interface ListDeliveriesOptions {
   cursor?: string;
 }
 
+export interface ListRequestsOptions {
+  /** Only answers of this status class. */
+  status?: '2xx' | '3xx' | '4xx' | '5xx';
+  /** Only URL paths starting with this, e.g. `/api/public/v1/orders`. */
+  path?: string;
+  /** The one request with this X-Request-Id (`PartnerApiError.requestId`). */
+  requestId?: string;
+  /** Page size, 1 to 100 (default 25). */
+  limit?: number;
+  /** `nextCursor` of the previous page. */
+  cursor?: string;
+}
+
 /**
  * Every delivery of one webhook endpoint (the last 30 days), newest first, each with its
  * attempts, fetched page by page (`GET /webhook-endpoints/{id}/deliveries`).
@@ -280,4 +295,20 @@ export function updateWebhookEndpoint(
   return unwrap(
     client.PATCH('/api/public/v1/webhook-endpoints/{id}', { params: { path: { id: endpointId } }, body }),
   );
+}
+
+/**
+ * `GET /requests`: one page of the request log of the key's mode (the last 30 days, newest
+ * first; entries appear about a second after the call). Throws PartnerApiError on a refusal.
+ *
+ * ```ts
+ * const { data } = await listRequests(client, { requestId: err.requestId! });
+ * ```
+ */
+export async function listRequests(
+  client: PartnerClient,
+  options: ListRequestsOptions = {},
+): Promise<RequestLogList> {
+  const query = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+  return unwrap(client.GET('/api/public/v1/requests', { params: { query } }));
 }

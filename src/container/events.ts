@@ -2,6 +2,7 @@ import type { PushPort } from '../domain/alerts/ports.js';
 import { createAlertService } from '../domain/alerts/alerts.service.js';
 import { createEsimChanges } from '../domain/events/esim-changes.js';
 import { createEsimMilestones } from '../domain/events/esim-milestones.js';
+import { deliveriesOfEvent } from '../domain/events/event-deliveries.repository.js';
 import { createEventOutbox } from '../domain/events/outbox.js';
 import { createPartnerEvents } from '../domain/events/partner-events.js';
 import { createProviderNotifications } from '../domain/events/provider-notifications.js';
@@ -34,6 +35,16 @@ export function buildEvents(
   esimMilestones.registerJobs(jobHandlers);
   startupTasks.push(() => esimMilestones.scheduleScan());
   const providerNotifications = createProviderNotifications({ db, clock, queue, esimChanges });
-  return { outbox, partnerEvents, alerts, esimChanges, esimMilestones, providerNotifications };
+  /** The dashboard's event detail: the deliveries an event caused (issue 32 C3). */
+  const eventDeliveries = (eventId: string) => deliveriesOfEvent(db, eventId);
+  return {
+    outbox,
+    partnerEvents,
+    alerts,
+    esimChanges,
+    esimMilestones,
+    providerNotifications,
+    eventDeliveries,
+  };
 }
 export type Events = ReturnType<typeof buildEvents>;

@@ -1,13 +1,18 @@
 import { createDeadLetter } from '../domain/ops/dead-letter.js';
 import { createMaintenance } from '../domain/ops/maintenance.js';
+import { createRequestLog } from '../domain/requestlog/request-log.js';
 import { createWorker } from '../jobs/worker.js';
 import type { Infrastructure } from './infrastructure.js';
 import type { Payments } from './payments.js';
 
-/** Dead letters, retention, abandoned-payment expiry, daily reconcile, and the job worker. */
+/**
+ * Dead letters, retention, abandoned-payment expiry, daily reconcile, the job worker, and the
+ * Partner API request log (buffered; retention purges it).
+ */
 export function buildOps(infra: Infrastructure, { payments }: Payments) {
   const { config, db, database, clock, queue, log, audit, jobHandlers, startupTasks } = infra;
   const deadLetter = createDeadLetter({ db, clock, audit });
+  const requestLog = createRequestLog({ db, clock, log });
   const maintenance = createMaintenance({
     db,
     clock,
@@ -15,6 +20,7 @@ export function buildOps(infra: Infrastructure, { payments }: Payments) {
     log,
     jobRetentionMs: config.jobRetentionDays * 24 * 60 * 60 * 1000,
     payments,
+    requestLog,
     vacuum: database.kind === 'pglite',
   });
   maintenance.register(jobHandlers);
@@ -28,5 +34,5 @@ export function buildOps(infra: Infrastructure, { payments }: Payments) {
     pollIntervalMs: config.worker.pollIntervalMs,
     stopTimeoutMs: config.shutdownGraceSeconds * 1000,
   });
-  return { deadLetter, maintenance, worker };
+  return { deadLetter, maintenance, worker, requestLog };
 }

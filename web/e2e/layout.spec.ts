@@ -138,6 +138,12 @@ const accountPages: [string, string, (page: Page) => Promise<void>][] = [
           .first(),
       ).toBeVisible(),
   ],
+  ['partner-events', '/partner/events', (p) => expect(p.getByTestId('event-row').first()).toBeVisible()],
+  [
+    'partner-requests',
+    '/partner/requests',
+    (p) => expect(p.getByTestId('request-row').first()).toBeVisible(),
+  ],
 ];
 
 /** Public pages that need something to show: checked logged out after the account pages. */

@@ -438,9 +438,29 @@ export interface paths {
         };
         /**
          * List events
-         * @description Events of the last 30 days, oldest first, starting after the event named by `after` (omit it for the oldest kept). Keep the last id you processed and pass it as `after` to fetch what you missed; hasMore tells whether another page follows.
+         * @description Events of the last 30 days, oldest first, starting after the event named by `after` (omit it for the oldest kept). Keep the last id you processed and pass it as `after` to fetch what you missed; hasMore tells whether another page follows. `type`, `from` and `to` narrow the list (a cursor then continues the narrowed list).
          */
         get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your API requests
+         * @description The Partner API calls made with your keys of this mode (a test key sees test-mode calls only) in the last 30 days, newest first: method, path (never the query string or the body), status, duration, request id, Idempotency-Key and error code. Entries are written in batches and appear about a second after the call. Filters: status class, path prefix, request id (X-Request-Id).
+         */
+        get: operations["listRequests"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1118,6 +1138,35 @@ export interface components {
             /** @description Countries covered by the region plans */
             countryCount: number;
             plans: components["schemas"]["Plan"][];
+        };
+        /** RequestLogEntry */
+        RequestLogEntry: {
+            /**
+             * Format: date-time
+             * @description When the request arrived
+             */
+            createdAt: string;
+            /** @description GET, POST, PATCH, DELETE, … */
+            method: string;
+            route: string | null;
+            /** @description The URL path called, without the query string */
+            path: string;
+            /** @description HTTP status answered */
+            status: number;
+            /** @description Time to answer, in milliseconds */
+            durationMs: number;
+            /** @description The X-Request-Id of the answer (quote it to support) */
+            requestId: string;
+            idempotencyKey: string | null;
+            errorCode: string | null;
+            livemode: boolean;
+        };
+        /** RequestLogList */
+        RequestLogList: {
+            data: components["schemas"]["RequestLogEntry"][];
+            /** @description Another page follows (Link header and nextCursor) */
+            hasMore: boolean;
+            nextCursor?: string | null;
         };
         /** SetTestEsimUsageRequest */
         SetTestEsimUsageRequest: {
@@ -6088,6 +6137,12 @@ export interface operations {
                 after?: string;
                 /** @description Page size, 1 to 100 */
                 limit?: number;
+                /** @description Only events of this type; several separated by commas (order.completed,order.refunded) */
+                type?: string;
+                /** @description Only events created at or after this time */
+                from?: string;
+                /** @description Only events created before this time */
+                to?: string;
             };
             header?: never;
             path?: never;
@@ -6169,6 +6224,156 @@ export interface operations {
                 };
             };
             /** @description limit outside 1–100, or after is not one of your events */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "body.quantity must be <= 10",
+                     *         "details": {
+                     *           "issues": [
+                     *             {
+                     *               "field": "quantity",
+                     *               "message": "must be <= 10"
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, or the account is not active */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing or invalid API key"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too many requests; retry in 42 s"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; details.requestId identifies it in the logs */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error",
+                     *         "details": {
+                     *           "requestId": "6f1c2a9e-0b7d-4c1e-9a55-2d3f4e5a6b7c"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRequests: {
+        parameters: {
+            query?: {
+                /** @description Only answers of this status class */
+                status?: "2xx" | "3xx" | "4xx" | "5xx";
+                /** @description Only paths starting with this, e.g. /api/public/v1/orders */
+                path?: string;
+                /** @description The request with this X-Request-Id */
+                requestId?: string;
+                /** @description Page size, 1 to 100. With `limit` (or `cursor`) the answer is one page; the next one is in the `Link` header (and `nextCursor`). */
+                limit?: number;
+                /** @description Opaque cursor of the next page, from `nextCursor` or the `Link` header of the previous page. Only valid for the list (and filters) it came from; anything else → 400 VALIDATION_ERROR. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestLogList"];
+                };
+            };
+            /** @description A filter out of range or a cursor of another list */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];

@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, lt, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { WithSubqueryWithSelection } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import { columnList, reusable, type InsertRow } from '../../db/reusable.js';
@@ -182,14 +182,24 @@ export function createEventOutbox(deps: { db: Db; clock: Clock }) {
   }
 
   /**
-   * Events of one account and mode, oldest first, after the cursor event. Only events written by
-   * transactions older than every transaction still running are listed (pg_snapshot_xmin), and
-   * they are ordered by (transaction id, insertion order): an event that commits later can never
-   * sort before one already returned, so paging with `after` misses nothing.
+   * Events of one account and mode, oldest first (newest first with `newestFirst`), after the
+   * cursor event. Only events written by transactions older than every transaction still running
+   * are listed (pg_snapshot_xmin), and they are ordered by (transaction id, insertion order): an
+   * event that commits later can never sort before one already returned, so paging with `after`
+   * misses nothing. `types`, `from` (inclusive) and `to` (exclusive) narrow the list by type and
+   * creation time.
    */
   async function list(
     accountId: string,
-    options: { after?: string; limit: number; livemode?: boolean },
+    options: {
+      after?: string | undefined;
+      limit: number;
+      livemode?: boolean;
+      types?: readonly string[] | undefined;
+      from?: Date | undefined;
+      to?: Date | undefined;
+      newestFirst?: boolean;
+    },
     reader: DbOrTx = db,
   ): Promise<{ data: PartnerEvent[]; hasMore: boolean }> {
     const livemode = options.livemode ?? true;
@@ -199,6 +209,9 @@ export function createEventOutbox(deps: { db: Db; clock: Clock }) {
       sql`${events.type} <> 'ping'`,
       sql`${events.txid} < pg_snapshot_xmin(pg_current_snapshot())`,
     ];
+    if (options.types?.length) conditions.push(inArray(events.type, [...options.types]));
+    if (options.from) conditions.push(gte(events.createdAt, options.from));
+    if (options.to) conditions.push(lt(events.createdAt, options.to));
     if (options.after) {
       const [cursor] = await reader
         .select({ txid: events.txid, seq: events.seq })
@@ -214,16 +227,29 @@ export function createEventOutbox(deps: { db: Db; clock: Clock }) {
             field: 'after',
           },
         );
-      conditions.push(sql`(${events.txid}, ${events.seq}) > (${cursor.txid}::xid8, ${cursor.seq})`);
+      conditions.push(
+        options.newestFirst
+          ? sql`(${events.txid}, ${events.seq}) < (${cursor.txid}::xid8, ${cursor.seq})`
+          : sql`(${events.txid}, ${events.seq}) > (${cursor.txid}::xid8, ${cursor.seq})`,
+      );
     }
     const rows = await reader
       .select()
       .from(events)
       .where(and(...conditions))
-      .orderBy(events.txid, events.seq)
+      .orderBy(...(options.newestFirst ? [desc(events.txid), desc(events.seq)] : [events.txid, events.seq]))
       .limit(options.limit + 1);
     const hasMore = rows.length > options.limit;
     return { data: rows.slice(0, options.limit).map(presentEvent), hasMore };
+  }
+
+  /** One event of the account and mode (pings included), or null. */
+  async function find(accountId: string, eventId: string, livemode: boolean): Promise<PartnerEvent | null> {
+    const [row] = await db
+      .select()
+      .from(events)
+      .where(and(eq(events.id, eventId), eq(events.accountId, accountId), eq(events.livemode, livemode)));
+    return row ? presentEvent(row) : null;
   }
 
   /** Deletes events (and their deliveries) older than the retention; returns how many. */
@@ -233,7 +259,7 @@ export function createEventOutbox(deps: { db: Db; clock: Clock }) {
     return deleted.length;
   }
 
-  return { emitEvent, list, purge };
+  return { emitEvent, list, find, purge };
 }
 
 export type EventOutbox = ReturnType<typeof createEventOutbox>;

@@ -35,6 +35,8 @@ export interface RetentionResult {
   resetTokens: number;
   idempotencyKeys: number;
   expiredPayments: number;
+  /** Partner API request log rows older than 30 days. */
+  partnerRequests: number;
   /** Milliseconds the closing VACUUM took (PGlite); absent where autovacuum does it. */
   vacuumMs?: number;
 }
@@ -48,6 +50,8 @@ export function createMaintenance(deps: {
   jobRetentionMs: number;
   /** Closes an abandoned payment as expired (false when it was already final). */
   payments: { expirePayment(paymentId: string): Promise<boolean> };
+  /** The Partner API request log (src/domain/requestlog): its 30 days are kept here. */
+  requestLog?: { purge(): Promise<number> };
   reconcileOptions?: Omit<Parameters<typeof reconcile>[0], 'db' | 'clock'>;
   /**
    * Whether retention ends with a VACUUM of the database: on PGlite, which runs no autovacuum, so
@@ -123,6 +127,7 @@ export function createMaintenance(deps: {
           .returning({ key: idempotencyKeys.key }),
       ),
       expiredPayments: 0,
+      partnerRequests: (await deps.requestLog?.purge()) ?? 0,
     };
     for (const id of await abandonedPayments(now)) {
       if (await deps.payments.expirePayment(id)) result.expiredPayments++;

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { WithSubqueryWithSelection } from 'drizzle-orm/pg-core';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import { keysetAfter, type KeyValue } from '../../db/keyset.js';
@@ -234,6 +234,27 @@ export function createOrdersRepository(db: Db) {
     esimIdsOfOrders(orderIds: string[]): Promise<Array<{ id: string; orderId: string }>> {
       return db
         .select({ id: esims.id, orderId: esims.orderId })
+        .from(esims)
+        .where(inArray(esims.orderId, orderIds))
+        .orderBy(asc(esims.createdAt), asc(esims.id));
+    },
+
+    /** How many orders the account has of one mode and channel (orders_account_list_idx). */
+    async countOrders(accountId: string, livemode: boolean, channel: OrderChannel): Promise<number> {
+      const [row] = await db
+        .select({ n: count() })
+        .from(orders)
+        .where(
+          and(eq(orders.accountId, accountId), eq(orders.livemode, livemode), eq(orders.channel, channel)),
+        );
+      return row?.n ?? 0;
+    },
+
+    /** The eSIM rows of these orders (esims_order_idx), oldest first: the dashboard's order list. */
+    esimsOfOrders(orderIds: string[]): Promise<EsimRow[]> {
+      if (orderIds.length === 0) return Promise.resolve([]);
+      return db
+        .select()
         .from(esims)
         .where(inArray(esims.orderId, orderIds))
         .orderBy(asc(esims.createdAt), asc(esims.id));

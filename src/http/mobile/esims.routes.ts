@@ -45,12 +45,12 @@ export async function esimsRoutes(app: FastifyInstance): Promise<void> {
         operationId: 'listEsims',
         tags: ['eSIMs'],
         summary: 'All my eSIMs',
-        description: `Newest first. Usage (dataUsage/totalVolume in MB) is read from the provider and reused for USAGE_CACHE_SECONDS (${config.usageCacheSeconds} s). Every eSIM without \`limit\` and \`cursor\`; with them one page, the next in the \`Link\` header and \`nextCursor\`.`,
+        description: `The eSIMs of orders placed in the app or on the web, newest first; those of Partner API orders (SVC-API-…) are the partner dashboard's, never listed here. Usage (dataUsage/totalVolume in MB) is read from the provider and reused for USAGE_CACHE_SECONDS (${config.usageCacheSeconds} s). Every eSIM without \`limit\` and \`cursor\`; with them one page, the next in the \`Link\` header and \`nextCursor\`.`,
         querystring: pageQuery({
           channel: Type.Optional(
-            Type.Union([Type.Literal('web'), Type.Literal('api')], {
+            Type.Literal('web', {
               description:
-                'Only eSIMs of orders placed in the app or on the web (`web`, SVC-…) or through the Partner API (`api`, SVC-API-…); omit for both',
+                'web (the only value, kept for older clients): eSIMs of orders placed in the app or on the web',
             }),
           ),
         }),
@@ -65,15 +65,9 @@ export async function esimsRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const accountId = request.auth!.account.id;
-      const { channel } = request.query;
-      // The filter is part of the cursor's binding: a page of one list does not continue another.
-      const page = esimList.plan(channel ? [accountId, channel] : [accountId], request.query);
-      const rows = await orders.listEsims(
-        accountId,
-        true,
-        { limit: page.take, after: page.after },
-        channel === undefined ? undefined : channel === 'web' ? 'mobile' : 'partner',
-      );
+      // Web purchases only (issue 32 C7): Partner API eSIMs belong to the partner dashboard.
+      const page = esimList.plan([accountId, 'web'], request.query);
+      const rows = await orders.listEsims(accountId, true, { limit: page.take, after: page.after }, 'mobile');
       const { items, nextCursor } = page.finish(request, reply, rows);
       // Usage is refreshed for the page only: a long history does not mean more provider calls.
       const list = await autoTopUp.withSettings(await orders.refreshUsage(items));

@@ -33,12 +33,14 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
         tags: ['Orders'],
         summary: 'My orders, newest first',
         description:
+          'The orders placed in the app or on the web (SVC-…); orders placed through the Partner API ' +
+          '(SVC-API-…) are the partner dashboard’s (GET /partners/{partnerId}/orders), never listed here. ' +
           'Every order without `limit` and `cursor`; with them one page, the next in the `Link` header and `nextCursor`.',
         querystring: pageQuery({
           channel: Type.Optional(
-            Type.Union([Type.Literal('web'), Type.Literal('api')], {
+            Type.Literal('web', {
               description:
-                'Only orders placed in the app or on the web (`web`, SVC-…) or through the Partner API (`api`, SVC-API-…); omit for both',
+                'web (the only value, kept for older clients): orders placed in the app or on the web',
             }),
           ),
         }),
@@ -53,13 +55,12 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const accountId = request.auth!.account.id;
-      const { channel } = request.query;
-      // The filter is part of the cursor's binding: a page of one list does not continue another.
-      const page = mobileOrderList.plan(channel ? [accountId, channel] : [accountId], request.query);
+      // Web purchases only (issue 32 C7): Partner API orders belong to the partner dashboard.
+      const page = mobileOrderList.plan([accountId, 'web'], request.query);
       const { orders: rows } = await orders.listOrders(accountId, {
         limit: page.take,
         after: page.after,
-        channel: channel === undefined ? undefined : channel === 'web' ? 'mobile' : 'partner',
+        channel: 'mobile',
       });
       const { items, nextCursor } = page.finish(request, reply, rows);
       const esimIds = await orders.esimIdsByOrder(items);
@@ -82,7 +83,8 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
         tags: ['Orders'],
         summary: 'One of my orders with the ids of its eSIMs',
         description:
-          'Full eSIM data comes from GET /user/esims matched by id. Another account’s order is 404.',
+          'Full eSIM data comes from GET /user/esims matched by id. Another account’s order, or one ' +
+          'placed through the Partner API, is 404.',
         params: Type.Object({ id: Type.String({ maxLength: 100 }) }),
         response: {
           200: Type.Object({
@@ -94,7 +96,12 @@ export async function ordersRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const { order, esims } = await orders.getOrder(request.auth!.account.id, request.params.id);
+      const { order, esims } = await orders.getOrder(
+        request.auth!.account.id,
+        request.params.id,
+        true,
+        'mobile',
+      );
       return {
         order: presentMobileOrder(
           order,

@@ -66,6 +66,29 @@ export const PartnerEventSchema = Type.Object(
   { title: 'PartnerEvent', examples: [eventExamples.orderCompleted] },
 );
 
+/** The filters of both event lists (Partner API and dashboard): type and creation time. */
+export const EventFilters = {
+  type: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 400,
+      pattern: '^[a-z_]+\\.[a-z_]+(,[a-z_]+\\.[a-z_]+)*$',
+      description: 'Only events of this type; several separated by commas (order.completed,order.refunded)',
+    }),
+  ),
+  from: Type.Optional({ ...IsoDate, description: 'Only events created at or after this time' }),
+  to: Type.Optional({ ...IsoDate, description: 'Only events created before this time' }),
+};
+
+/** `type`, `from` and `to` as the outbox's list takes them. */
+export function eventFilters(query: { type?: string; from?: string; to?: string }) {
+  return {
+    types: query.type ? [...new Set(query.type.split(','))] : undefined,
+    from: query.from ? new Date(query.from) : undefined,
+    to: query.to ? new Date(query.to) : undefined,
+  };
+}
+
 const ListQuery = Type.Object({
   after: Type.Optional(
     Type.String({
@@ -75,6 +98,7 @@ const ListQuery = Type.Object({
     }),
   ),
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 25, description: 'Page size, 1 to 100' }),
+  ...EventFilters,
 });
 
 /** `GET /events`: everything the webhooks sent (or tried to), for 30 days, oldest first. */
@@ -90,7 +114,8 @@ export async function eventsRoutes(app: FastifyInstance): Promise<void> {
         description:
           'Events of the last 30 days, oldest first, starting after the event named by `after` ' +
           '(omit it for the oldest kept). Keep the last id you processed and pass it as `after` to ' +
-          'fetch what you missed; hasMore tells whether another page follows.',
+          'fetch what you missed; hasMore tells whether another page follows. `type`, `from` and `to` ' +
+          'narrow the list (a cursor then continues the narrowed list).',
         querystring: ListQuery,
         response: {
           200: Type.Object(
@@ -110,6 +135,7 @@ export async function eventsRoutes(app: FastifyInstance): Promise<void> {
         after: request.query.after,
         limit: request.query.limit,
         livemode: request.livemode,
+        ...eventFilters(request.query),
       }),
   );
 }

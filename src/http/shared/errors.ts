@@ -97,12 +97,27 @@ export function partnerBody(error: AppError, request: FastifyRequest): Record<st
   return { error: { code: error.code, message: error.message, ...(details ? { details } : {}) } };
 }
 
+/** The error code each request was answered with (the Partner API's request log reads it). */
+const answeredCodes = new WeakMap<FastifyRequest, string>();
+
+/** The `code` of the error answer this request got, if it got one. */
+export function errorCodeOf(request: FastifyRequest): string | undefined {
+  return answeredCodes.get(request);
+}
+
+/** Notes the code of an error answer sent without sendError (an idempotent replay). */
+export function noteErrorCode(request: FastifyRequest, body: unknown): void {
+  const code = (body as { error?: { code?: unknown } } | null)?.error?.code;
+  if (typeof code === 'string') answeredCodes.set(request, code);
+}
+
 export function sendError(
   reply: FastifyReply,
   request: FastifyRequest,
   surface: Surface,
   error: AppError,
 ): FastifyReply {
+  answeredCodes.set(request, error.code);
   const status = statusFor(error.code, surface);
   if (error.headers) reply.headers(error.headers);
   const body = surface === 'mobile' ? mobileBody(error, request) : partnerBody(error, request);

@@ -10,7 +10,7 @@ import {
 } from '../../domain/idempotency/store.js';
 import type { Clock } from '../../lib/clock.js';
 import { statusFor, type Surface } from './error-map.js';
-import { mobileBody, partnerBody } from './errors.js';
+import { mobileBody, noteErrorCode, partnerBody } from './errors.js';
 
 export { canonicalJson, IDEMPOTENCY_WINDOW_MS } from '../../domain/idempotency/store.js';
 
@@ -135,8 +135,10 @@ export function installIdempotency(
           takeOver: config.recover !== undefined,
         },
       );
-      if (acquired.kind === 'replay')
+      if (acquired.kind === 'replay') {
+        if (acquired.response.statusCode >= 400) noteErrorCode(request, acquired.response.body);
         return reply.code(acquired.response.statusCode).send(acquired.response.body);
+      }
       let recovered: StoredResponse | null = null;
       if (acquired.kind === 'recover' && config.recover) {
         try {
@@ -152,6 +154,7 @@ export function installIdempotency(
       if (recovered) {
         if (isOutcome(recovered.statusCode)) await keys.complete(acquired.claim, recovered);
         else await keys.release(acquired.claim);
+        if (recovered.statusCode >= 400) noteErrorCode(request, recovered.body);
         return reply.code(recovered.statusCode).send(recovered.body);
       }
       const held: HeldClaim = { claim: acquired.claim, settled: false };

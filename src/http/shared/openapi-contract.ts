@@ -44,10 +44,11 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Legal: 'Terms, privacy and refund policies, the contact page, and who the seller is.',
   'Push devices': 'Devices that receive push notifications, and the Web Push (VAPID) public key.',
   Webhooks: 'Endpoints that receive signed event deliveries (Standard Webhooks).',
-  'Partner dashboard':
-    'A partner’s team at work under /api/v1/partners/{partnerId}/: each route needs a permission of your role.',
   Events: 'Every event of the last 30 days, for polling or catching up.',
+  Requests: 'The request log: your API calls of the last 30 days, to find a failed one by its request id.',
   'Test mode': 'Helpers for test keys (svc_test_sk_…) only.',
+  'Partner dashboard':
+    'The partner console for the members of a partner’s team: /partners/{partnerId}/…, each route allowed to the roles that have its permission.',
   Accounts: 'Customer and partner accounts, their status and wallet adjustments.',
   Audit: 'The audit log of operator actions.',
   Jobs: 'Background jobs that ran out of retries (dead letters): list, inspect and retry them.',

@@ -9,7 +9,7 @@ import { PARTNER_ROOT, postOrder } from './helpers.js';
 
 /**
  * H12: the Partner surface shows and announces only orders placed through the Partner API; the
- * Mobile list filters by channel (web | api).
+ * Mobile lists show web purchases only (issue 32 C7: `channel=web` is their only value).
  */
 let t: TestApp;
 beforeAll(async () => {
@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('web orders stay off the Partner surface', () => {
-  it('lists, shows and announces only SVC-API- orders; the Mobile list filters by channel', async () => {
+  it('lists, shows and announces only SVC-API- orders; the Mobile list shows only web orders', async () => {
     const plan = await pickPlan(t.container);
     const user = await createUser(t.container, { balanceCents: plan.effectivePriceCents * 3 });
     const { key } = await t.container.apiKeys.generate(user.id);
@@ -59,15 +59,16 @@ describe('web orders stay off the Partner surface', () => {
         .orders.map((o: { id: string }) => o.id)
         .sort();
     expect(await mobile('?channel=web')).toEqual([...webIds].sort());
-    expect(await mobile('?channel=api')).toEqual([apiOrder.id]);
-    expect(await mobile('')).toEqual([...webIds, apiOrder.id].sort());
+    expect(await mobile('')).toEqual([...webIds].sort());
+    const apiChannel = await t.app.inject({ url: '/api/v1/user/orders?channel=api', headers: user.auth });
+    expect(apiChannel.statusCode).toBe(400);
     const bad = await t.app.inject({ url: '/api/v1/user/orders?channel=shop', headers: user.auth });
     expect(bad.statusCode).toBe(400);
   });
 });
 
-describe('the Mobile eSIM list filters by channel (H12)', () => {
-  it('lists eSIMs of web orders with channel=web, of Partner orders with channel=api, pages within one', async () => {
+describe('the Mobile eSIM list shows web eSIMs only (H12, issue 32 C7)', () => {
+  it('lists eSIMs of web orders, never of Partner orders, and pages within that list', async () => {
     const plan = await pickPlan(t.container);
     const user = await createUser(t.container, { balanceCents: plan.effectivePriceCents * 4 });
     const { key } = await t.container.apiKeys.generate(user.id);
@@ -100,8 +101,8 @@ describe('the Mobile eSIM list filters by channel (H12)', () => {
     };
     const ids = async (query: string) => (await list(query)).esims.map((e) => e.id).sort();
     expect(await ids('?channel=web')).toEqual([...webEsims].sort());
-    expect(await ids('?channel=api')).toEqual(apiEsims);
-    expect(await ids('')).toEqual([...webEsims, ...apiEsims].sort());
+    expect(await ids('')).toEqual([...webEsims].sort());
+    expect(apiEsims.some((id) => webEsims.includes(id))).toBe(false);
 
     // A page of the web list continues the web list, never the unfiltered one.
     const first = await list('?channel=web&limit=1');
@@ -109,11 +110,8 @@ describe('the Mobile eSIM list filters by channel (H12)', () => {
     const second = await list(`?channel=web&limit=1&cursor=${encodeURIComponent(first.nextCursor!)}`);
     expect([...first.esims, ...second.esims].map((e) => e.id).sort()).toEqual([...webEsims].sort());
     expect(second.nextCursor ?? null).toBeNull();
-    const mixed = await t.app.inject({
-      url: `/api/v1/user/esims?limit=1&cursor=${encodeURIComponent(first.nextCursor!)}`,
-      headers: user.auth,
-    });
-    expect(mixed.statusCode).toBe(400);
+    const same = await list(`?limit=1&cursor=${encodeURIComponent(first.nextCursor!)}`);
+    expect(same.esims.map((e) => e.id)).toEqual(second.esims.map((e) => e.id));
 
     const bad = await t.app.inject({ url: '/api/v1/user/esims?channel=shop', headers: user.auth });
     expect(bad.statusCode).toBe(400);

@@ -416,6 +416,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/partners/{partnerId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The partner’s events, newest first
+         * @description Events of this mode in the last 30 days, newest first; `after` (the last id of the page shown) gives the older ones. Filters: `type` (one or several, comma-separated), `from` and `to`.
+         */
+        get: operations["listPartnerEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/partners/{partnerId}/events/{eventId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One event with the webhook deliveries it caused */
+        get: operations["getPartnerEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/partners/{partnerId}/invitations": {
         parameters: {
             query?: never;
@@ -548,6 +585,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/partners/{partnerId}/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Orders placed through the Partner API, with their eSIMs
+         * @description Orders of this mode placed with the API keys (SVC-API-…), newest first, each with its eSIMs, their status and usage; `total` counts them all. Web purchases are never listed here.
+         */
+        get: operations["listPartnerConsoleOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/partners/{partnerId}/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The request log of the partner’s API keys
+         * @description As GET /api/public/v1/requests: the Partner API calls of this mode in the last 30 days, newest first, filtered by status class, path prefix or request id.
+         */
+        get: operations["listPartnerRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/partners/{partnerId}/test-wallet/reset": {
         parameters: {
             query?: never;
@@ -562,6 +639,23 @@ export interface paths {
          * @description Sets the partner's test wallet back to 1000.00 USD (what the Partner API's POST /test/wallet/reset does). The live wallet is untouched.
          */
         post: operations["resetPartnerTestWallet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/partners/{partnerId}/wallet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The wallet of the mode: balance and low-balance threshold */
+        get: operations["getPartnerConsoleWallet"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1003,7 +1097,7 @@ export interface paths {
         };
         /**
          * All my eSIMs
-         * @description Newest first. Usage (dataUsage/totalVolume in MB) is read from the provider and reused for USAGE_CACHE_SECONDS (60 s). Every eSIM without `limit` and `cursor`; with them one page, the next in the `Link` header and `nextCursor`.
+         * @description The eSIMs of orders placed in the app or on the web, newest first; those of Partner API orders (SVC-API-…) are the partner dashboard's, never listed here. Usage (dataUsage/totalVolume in MB) is read from the provider and reused for USAGE_CACHE_SECONDS (60 s). Every eSIM without `limit` and `cursor`; with them one page, the next in the `Link` header and `nextCursor`.
          */
         get: operations["listEsims"];
         put?: never;
@@ -1087,7 +1181,7 @@ export interface paths {
         };
         /**
          * My orders, newest first
-         * @description Every order without `limit` and `cursor`; with them one page, the next in the `Link` header and `nextCursor`.
+         * @description The orders placed in the app or on the web (SVC-…); orders placed through the Partner API (SVC-API-…) are the partner dashboard’s (GET /partners/{partnerId}/orders), never listed here. Every order without `limit` and `cursor`; with them one page, the next in the `Link` header and `nextCursor`.
          */
         get: operations["listOrders"];
         put?: never;
@@ -1107,7 +1201,7 @@ export interface paths {
         };
         /**
          * One of my orders with the ids of its eSIMs
-         * @description Full eSIM data comes from GET /user/esims matched by id. Another account’s order is 404.
+         * @description Full eSIM data comes from GET /user/esims matched by id. Another account’s order, or one placed through the Partner API, is 404.
          */
         get: operations["getOrder"];
         put?: never;
@@ -1413,6 +1507,35 @@ export interface components {
             /** @description SUPPORT_EMAIL */
             supportEmail: string;
         };
+        /** ConsoleEsim */
+        ConsoleEsim: {
+            dataUsageMb: number;
+            expiresAt: string | null;
+            iccid: string;
+            id: string;
+            /** @description PENDING (issued, not installed yet), ACTIVE, DEPLETED (data used up), EXPIRED or CANCELLED */
+            status: components["schemas"]["EsimStatus"];
+            totalVolumeMb: number;
+        };
+        /** ConsoleOrder */
+        ConsoleOrder: {
+            amountUsd: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            createdAt: string;
+            esims: components["schemas"]["ConsoleEsim"][];
+            id: string;
+            /** @description false for test-mode objects (made with a svc_test_sk_ key) */
+            livemode: boolean;
+            orderNumber: string;
+            planId: string;
+            planName: string;
+            quantity: number;
+            /** @description AWAITING_PAYMENT: card/crypto payment open; PROCESSING: paid, eSIM being issued (retried in the background); COMPLETED: eSIMs issued; CANCELLED: payment never completed; REFUNDED: money returned */
+            status: components["schemas"]["OrderStatus"];
+        };
         /** ContactReceipt */
         ContactReceipt: {
             /**
@@ -1704,6 +1827,37 @@ export interface components {
         };
         /** EsimStatus */
         EsimStatus: "PENDING" | "ACTIVE" | "DEPLETED" | "EXPIRED" | "CANCELLED";
+        /** Event */
+        Event: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            createdAt: string;
+            /** @description order.*: the order as GET /orders/{id} returns it; esim.usage_threshold: { esim, thresholdPercent: 50 | 80 | 90 | 100, usageUpdatedAt }; esim.expiring: { esim, daysLeft: 3 | 1, expiresAt }; esim.status_changed: { esim, installState, previousInstallState }; esim.auto_topup_succeeded: { esim, orderId, planId, amountUsd }; esim.auto_topup_failed: { esim, planId, reason, orderId }; wallet.topup_succeeded: { paymentId, amountUsd, wallet }; wallet.low_balance: the wallet as GET /wallet returns it. Each type has its named schema in the document's webhooks section. */
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description evt_…; also the webhook-id header of its deliveries */
+            id: string;
+            /** @description false for test-mode objects */
+            livemode: boolean;
+            /** @description order.completed | order.fulfillment_failed | order.refunded | esim.usage_threshold | esim.expiring | esim.status_changed | esim.auto_topup_succeeded | esim.auto_topup_failed | wallet.topup_succeeded | wallet.low_balance (ping: test deliveries only) */
+            type: string;
+        };
+        /** EventDelivery */
+        EventDelivery: {
+            /** @description Attempts made so far */
+            attempts: number;
+            endpointId: string;
+            endpointUrl: string;
+            id: string;
+            lastAttemptAt: string | null;
+            lastError: string | null;
+            nextAttemptAt: string | null;
+            responseStatus: number | null;
+            status: "pending" | "succeeded" | "failed";
+        };
         /** ExchangeRate */
         ExchangeRate: {
             asOf: string | null;
@@ -1783,6 +1937,11 @@ export interface components {
             /** @description The order can be cancelled and refunded by POST /user/orders/{id}/cancel as far as the service knows without asking the eSIM provider (COMPLETED, not a top-up, within REFUND_WINDOW_DAYS, eSIMs unused by the last reading, under SELF_REFUNDS_PER_30_DAYS); the provider is asked on the POST. */
             cancellable: boolean;
             order: components["schemas"]["Order"];
+        };
+        /** GetPartnerEventResponse */
+        GetPartnerEventResponse: {
+            deliveries: components["schemas"]["EventDelivery"][];
+            event: components["schemas"]["Event"];
         };
         /** GetPartnerInvitationResponse */
         GetPartnerInvitationResponse: {
@@ -1923,6 +2082,18 @@ export interface components {
         ListPartnerAuditResponse: {
             entries: components["schemas"]["AuditEntry"][];
             nextCursor?: string | null;
+        };
+        /** ListPartnerConsoleOrdersResponse */
+        ListPartnerConsoleOrdersResponse: {
+            nextCursor?: string | null;
+            orders: components["schemas"]["ConsoleOrder"][];
+            /** @description All Partner API orders of this mode */
+            total: number;
+        };
+        /** ListPartnerEventsResponse */
+        ListPartnerEventsResponse: {
+            data: components["schemas"]["Event"][];
+            hasMore: boolean;
         };
         /** ListPartnerInvitationsResponse */
         ListPartnerInvitationsResponse: {
@@ -2257,6 +2428,35 @@ export interface components {
         ReplyToTicketResponse: {
             ticket: components["schemas"]["SupportTicket"];
         };
+        /** RequestLogEntry */
+        RequestLogEntry: {
+            /**
+             * Format: date-time
+             * @description When the request arrived
+             */
+            createdAt: string;
+            /** @description Time to answer, in milliseconds */
+            durationMs: number;
+            errorCode: string | null;
+            idempotencyKey: string | null;
+            livemode: boolean;
+            /** @description GET, POST, PATCH, DELETE, … */
+            method: string;
+            /** @description The URL path called, without the query string */
+            path: string;
+            /** @description The X-Request-Id of the answer (quote it to support) */
+            requestId: string;
+            route: string | null;
+            /** @description HTTP status answered */
+            status: number;
+        };
+        /** RequestLogList */
+        RequestLogList: {
+            data: components["schemas"]["RequestLogEntry"][];
+            /** @description Another page follows (Link header and nextCursor) */
+            hasMore: boolean;
+            nextCursor?: string | null;
+        };
         /** ResetPartnerTestWalletResponse */
         ResetPartnerTestWalletResponse: {
             testBalanceUsd: number;
@@ -2417,6 +2617,15 @@ export interface components {
             notifications: components["schemas"]["NotificationPreferences"];
             /** @description Wallet balance in USD (at most two decimals) */
             walletBalance: number;
+        };
+        /** Wallet */
+        Wallet: {
+            /** @description Prepaid wallet balance in USD, at most two decimals */
+            balanceUsd: number;
+            /** @enum {string} */
+            currency: "USD";
+            /** @description USD; wallet.low_balance fires when a charge takes the balance below it (0 = never) */
+            lowBalanceThreshold: number;
         };
         /**
          * WalletTransaction
@@ -4446,6 +4655,192 @@ export interface operations {
             };
         };
     };
+    listPartnerEvents: {
+        parameters: {
+            query?: {
+                /** @description Cursor: an event id */
+                after?: string;
+                /** @description Only events created at or after this time */
+                from?: string;
+                limit?: number;
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+                /** @description Only events created before this time */
+                to?: string;
+                /** @description Only events of this type; several separated by commas (order.completed,order.refunded) */
+                type?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListPartnerEventsResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPartnerEvent: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                eventId: string;
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetPartnerEventResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listPartnerInvitations: {
         parameters: {
             query?: {
@@ -5323,6 +5718,198 @@ export interface operations {
             };
         };
     };
+    listPartnerConsoleOrders: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor of the next page, from `nextCursor` or the `Link` header of the previous page. Only valid for the list (and filters) it came from; anything else → 400 VALIDATION_ERROR. */
+                cursor?: string;
+                /** @description Page size, 1 to 100. With `limit` (or `cursor`) the answer is one page; the next one is in the `Link` header (and `nextCursor`). */
+                limit?: number;
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListPartnerConsoleOrdersResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPartnerRequests: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor of the next page, from `nextCursor` or the `Link` header of the previous page. Only valid for the list (and filters) it came from; anything else → 400 VALIDATION_ERROR. */
+                cursor?: string;
+                /** @description Page size, 1 to 100. With `limit` (or `cursor`) the answer is one page; the next one is in the `Link` header (and `nextCursor`). */
+                limit?: number;
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+                /** @description Only paths starting with this, e.g. /api/public/v1/orders */
+                path?: string;
+                /** @description The request with this X-Request-Id */
+                requestId?: string;
+                /** @description Only answers of this status class */
+                status?: "2xx" | "3xx" | "4xx" | "5xx";
+            };
+            header?: never;
+            path: {
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestLogList"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     resetPartnerTestWallet: {
         parameters: {
             query?: {
@@ -5346,6 +5933,101 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ResetPartnerTestWalletResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPartnerConsoleWallet: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "balanceUsd": 125.5,
+                     *       "currency": "USD",
+                     *       "lowBalanceThreshold": 50
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Wallet"];
                 };
             };
             /** @description Default Response */
@@ -8079,8 +8761,8 @@ export interface operations {
     listEsims: {
         parameters: {
             query?: {
-                /** @description Only eSIMs of orders placed in the app or on the web (`web`, SVC-…) or through the Partner API (`api`, SVC-API-…); omit for both */
-                channel?: "web" | "api";
+                /** @description web (the only value, kept for older clients): eSIMs of orders placed in the app or on the web */
+                channel?: "web";
                 /** @description Opaque cursor of the next page, from `nextCursor` or the `Link` header of the previous page. Only valid for the list (and filters) it came from; anything else → 400 VALIDATION_ERROR. */
                 cursor?: string;
                 /** @description Page size, 1 to 100. With `limit` (or `cursor`) the answer is one page; the next one is in the `Link` header (and `nextCursor`). */
@@ -8565,8 +9247,8 @@ export interface operations {
     listOrders: {
         parameters: {
             query?: {
-                /** @description Only orders placed in the app or on the web (`web`, SVC-…) or through the Partner API (`api`, SVC-API-…); omit for both */
-                channel?: "web" | "api";
+                /** @description web (the only value, kept for older clients): orders placed in the app or on the web */
+                channel?: "web";
                 /** @description Opaque cursor of the next page, from `nextCursor` or the `Link` header of the previous page. Only valid for the list (and filters) it came from; anything else → 400 VALIDATION_ERROR. */
                 cursor?: string;
                 /** @description Page size, 1 to 100. With `limit` (or `cursor`) the answer is one page; the next one is in the `Link` header (and `nextCursor`). */

@@ -1,103 +1,130 @@
-import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
-import { Link } from 'react-router';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
-import type { Esim, Order } from '../api/types';
+import type { paths } from '../api/mobile';
 import { FormError } from '../components/FormError';
 import { OrderStatus } from '../components/OrderStatus';
-import { Pager, usePage } from '../components/Pager';
-import { PartnerTabs } from '../components/PartnerTabs';
 import { UsageBar } from '../components/UsageBar';
 import { useI18n, type MessageKey } from '../i18n';
 import { formatDateTime, formatMoney } from '../lib/format';
-import { useMe } from '../lib/session';
-import { useTitle } from '../lib/title';
+import { usePartnerT, type PartnerConsole } from '../partner/console';
+import { PartnerShell } from '../partner/PartnerShell';
 
-/** Orders placed through the Partner API carry the SVC-API- order number prefix (docs/orders.md). */
-export function isPartnerOrder(order: Pick<Order, 'orderNumber'>): boolean {
-  return order.orderNumber.startsWith('SVC-API-');
+type ConsoleOrders =
+  paths['/api/v1/partners/{partnerId}/orders']['get']['responses'][200]['content']['application/json'];
+
+const PAGE_SIZE = 10;
+
+/**
+ * The console's overview (issue 32 C7): the wallet of the current mode and the orders placed
+ * through the Partner API in that mode with their eSIMs. The account's own web purchases are on
+ * /orders and /esims, never here.
+ */
+export default function Partner() {
+  return (
+    <PartnerShell title="pc.tab.overview" permission="partner.read">
+      {(pc) => <Overview pc={pc} />}
+    </PartnerShell>
+  );
 }
 
-export default function Partner() {
-  const { t, language } = useI18n();
-  useTitle(t('partner.title'));
-  const me = useMe();
-  const orders = useQuery({ queryKey: ['orders'], queryFn: () => unwrap(api.GET('/api/v1/user/orders')) });
-  const esims = useQuery({ queryKey: ['esims'], queryFn: () => unwrap(api.GET('/api/v1/user/esims')) });
-  const partnerOrders = (orders.data?.orders ?? []).filter(isPartnerOrder);
-  const esimById = new Map((esims.data?.esims ?? []).map((e) => [e.id, e]));
-  const [page, setPage] = useState(0);
-  const shown = usePage(partnerOrders, page);
-  const spent = partnerOrders.filter((o) => o.status === 'COMPLETED').reduce((sum, o) => sum + o.amount, 0);
+function Overview({ pc }: { pc: PartnerConsole }) {
+  const t = usePartnerT();
+  const { t: tApp, language } = useI18n();
+  const wallet = useQuery({
+    queryKey: [...pc.key, 'wallet'],
+    queryFn: () => unwrap(api.GET('/api/v1/partners/{partnerId}/wallet', { params: pc.scope })),
+  });
+  const orders = useInfiniteQuery({
+    queryKey: [...pc.key, 'orders'],
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) =>
+      unwrap(
+        api.GET('/api/v1/partners/{partnerId}/orders', {
+          params: {
+            path: pc.scope.path,
+            query: { ...pc.scope.query, limit: PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) },
+          },
+        }),
+      ),
+    getNextPageParam: (last: ConsoleOrders) => last.nextCursor ?? undefined,
+  });
+  const list = orders.data?.pages.flatMap((p) => p.orders) ?? [];
+  const total = orders.data?.pages[0]?.total;
 
   return (
-    <div className="container partner-page">
-      <h1>{t('partner.title')}</h1>
-      <PartnerTabs />
+    <>
       <div className="stats">
         <div className="stat card">
-          <span className="muted">{t('partner.balance')}</span>
-          <strong>{formatMoney(me.data?.walletBalance ?? 0, 'USD', language)}</strong>
-          <Link to="/api-keys">{t('partner.topUp')}</Link>
+          <span className="muted">{t('pc.overview.balance')}</span>
+          <strong data-testid="partner-balance">
+            {wallet.data ? formatMoney(wallet.data.balanceUsd, 'USD', language) : '…'}
+          </strong>
+          {wallet.data && wallet.data.lowBalanceThreshold > 0 ? (
+            <span className="hint">
+              {t('pc.overview.lowBalance', {
+                amount: formatMoney(wallet.data.lowBalanceThreshold, 'USD', language),
+              })}
+            </span>
+          ) : null}
         </div>
         <div className="stat card">
-          <span className="muted">{t('partner.orderCount')}</span>
-          <strong data-testid="partner-order-count">{partnerOrders.length}</strong>
-        </div>
-        <div className="stat card">
-          <span className="muted">{t('partner.spent')}</span>
-          <strong>{formatMoney(Math.round(spent * 100) / 100, 'USD', language)}</strong>
+          <span className="muted">{t('pc.overview.orderCount')}</span>
+          <strong data-testid="partner-order-count">{total ?? '…'}</strong>
         </div>
       </div>
-      <FormError error={orders.error ?? esims.error} />
+      {/* wallet actions */}
+      <FormError error={wallet.error ?? orders.error} />
       <section aria-labelledby="partner-orders">
         <div className="section-head">
-          <h2 id="partner-orders">{t('partner.orders')}</h2>
+          <h2 id="partner-orders">{t('pc.overview.orders')}</h2>
           <button
             type="button"
             className="button small"
-            onClick={() => void Promise.all([orders.refetch(), esims.refetch(), me.refetch()])}
+            onClick={() => void Promise.all([orders.refetch(), wallet.refetch()])}
           >
-            {t('esims.refresh')}
+            {t('pc.overview.refresh')}
           </button>
         </div>
-        {orders.isSuccess && partnerOrders.length === 0 ? (
-          <p className="empty">{t('partner.noOrders')}</p>
-        ) : null}
+        <p className="hint">{t('pc.overview.separation')}</p>
+        {orders.isSuccess && list.length === 0 ? <p className="empty">{t('pc.overview.none')}</p> : null}
         <ul className="partner-orders">
-          {shown.map((o) => (
+          {list.map((o) => (
             <li key={o.id} className="card" data-testid="partner-order">
               <div className="partner-order-head">
-                <Link to={`/orders?order=${encodeURIComponent(o.id)}`} className="mono">
-                  {o.orderNumber}
-                </Link>
+                <span className="mono">{o.orderNumber}</span>
                 <OrderStatus status={o.status} />
               </div>
               <p className="hint">
-                {o.planName} × {o.quantity} · {formatMoney(o.amount, 'USD', language)} ·{' '}
+                {o.planName} × {o.quantity} · {formatMoney(o.amountUsd, 'USD', language)} ·{' '}
                 {formatDateTime(o.createdAt, language)}
               </p>
-              {o.esimIds.length > 0 ? (
-                <ul className="partner-esims">
-                  {o.esimIds.map((id) => {
-                    const e: Esim | undefined = esimById.get(id);
-                    return e ? (
-                      <li key={id}>
-                        <span className="mono">{e.iccid}</span>{' '}
-                        <span className={`badge esim-${e.status.toLowerCase()}`}>
-                          {t(`esim.status.${e.status}` as MessageKey)}
-                        </span>
-                        <UsageBar used={e.dataUsage} total={e.totalVolume} />
-                      </li>
-                    ) : null;
-                  })}
+              {o.esims.length > 0 ? (
+                <ul className="partner-esims" aria-label={t('pc.overview.esims', { order: o.orderNumber })}>
+                  {o.esims.map((e) => (
+                    <li key={e.id}>
+                      <span className="mono">{e.iccid}</span>{' '}
+                      <span className={`badge esim-${e.status.toLowerCase()}`}>
+                        {tApp(`esim.status.${e.status}` as MessageKey)}
+                      </span>
+                      <UsageBar used={e.dataUsageMb} total={e.totalVolumeMb} />
+                    </li>
+                  ))}
                 </ul>
               ) : null}
             </li>
           ))}
         </ul>
-        <Pager page={page} total={partnerOrders.length} onPage={setPage} />
+        {orders.hasNextPage ? (
+          <button
+            type="button"
+            className="button secondary"
+            disabled={orders.isFetchingNextPage}
+            onClick={() => void orders.fetchNextPage()}
+          >
+            {t('pc.overview.more')}
+          </button>
+        ) : null}
       </section>
-    </div>
+    </>
   );
 }

@@ -6,6 +6,8 @@ import { mobileErrors } from '../../shared/schemas.js';
 import { partnerAuditRoutes } from './audit.routes.js';
 import { invitationRoutes } from './invitations.routes.js';
 import { keysRoutes } from './keys.routes.js';
+import { partnerLogsRoutes } from './logs.routes.js';
+import { partnerOverviewRoutes } from './overview.routes.js';
 import { partnerScope } from './scope.js';
 import { teamRoutes } from './team.routes.js';
 import { partnerWebhooksRoutes } from './webhooks.routes.js';
@@ -40,6 +42,8 @@ const PARTNER_SCOPE_ROUTES: Array<(app: FastifyInstance) => Promise<void>> = [
   keysRoutes,
   partnerAuditRoutes,
   partnerWebhooksRoutes,
+  partnerOverviewRoutes,
+  partnerLogsRoutes,
 ];
 
 /**

@@ -1,5 +1,8 @@
 import type { Language } from '../../i18n';
 import { keys } from './keys';
+import { events } from './events';
+import { overview } from './overview';
+import { requests } from './requests';
 import { shell } from './shell';
 import { team } from './team';
 import { webhooks } from './webhooks';
@@ -8,7 +11,7 @@ import { webhooks } from './webhooks';
  * Every area's messages, merged. An area adds its file here, one line; keys start with `pc.`
  * and the area's name (`pc.webhooks.…`) so two areas never collide.
  */
-const AREAS = [shell, team, keys, webhooks] as const;
+const AREAS = [shell, overview, team, keys, webhooks, events, requests] as const;
 
 type KeysOf<A> = A extends { en: Record<infer K, string> } ? K : never;
 export type PartnerMessageKey = KeysOf<(typeof AREAS)[number]>;
