@@ -11,3 +11,4 @@ export * from './secrets.js';
 export * from './push.js';
 export * from './autotopup.js';
 export * from './partners.js';
+export * from './statements.js';
