@@ -6,6 +6,7 @@ import { partnerEsimsRoutes } from './esims.routes.js';
 import { testModeRoutes } from './test.routes.js';
 import { webhookEndpointsRoutes } from './webhooks.routes.js';
 import { eventsRoutes } from './events.routes.js';
+import { statementsRoutes } from './statements.routes.js';
 
 /** Every Partner API route module, one line each. */
 export async function registerPartnerRoutes(app: FastifyInstance): Promise<void> {
@@ -16,4 +17,5 @@ export async function registerPartnerRoutes(app: FastifyInstance): Promise<void>
   await app.register(testModeRoutes);
   await app.register(webhookEndpointsRoutes);
   await app.register(eventsRoutes);
+  await app.register(statementsRoutes);
 }

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { PARTNER_PERMISSIONS, PARTNER_ROLES } from '../../../domain/partners/roles.js';
 import { mobileErrors } from '../../shared/schemas.js';
+import { partnerBillingRoutes } from './billing.routes.js';
 import { partnerScope } from './scope.js';
 
 const RoleSchema = Type.Union(
@@ -30,7 +31,9 @@ const PartnerDetailSchema = Type.Composite(
 );
 
 /** The area route modules under /partners/{partnerId}/, one line each. */
-const PARTNER_SCOPE_ROUTES: Array<(app: FastifyInstance) => Promise<void>> = [];
+const PARTNER_SCOPE_ROUTES: Array<(app: FastifyInstance) => Promise<void>> = [
+  partnerBillingRoutes,
+];
 
 /**
  * The partner dashboard's API (issue 32): `GET /partners`, then everything under
