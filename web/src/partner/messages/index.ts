@@ -1,11 +1,12 @@
 import type { Language } from '../../i18n';
+import { billing } from './billing';
 import { shell } from './shell';
 
 /**
  * Every area's messages, merged. An area adds its file here, one line; keys start with `pc.`
  * and the area's name (`pc.webhooks.…`) so two areas never collide.
  */
-const AREAS = [shell] as const;
+const AREAS = [shell, billing] as const;
 
 type KeysOf<A> = A extends { en: Record<infer K, string> } ? K : never;
 export type PartnerMessageKey = KeysOf<(typeof AREAS)[number]>;
