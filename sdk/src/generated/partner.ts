@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Wallet balance
-         * @description The prepaid USD balance that `POST /orders` is charged to. Top it up from the dashboard (card or crypto); partners pay the storefront retail price. With a test key: the test wallet (starts at 1000.00, reset with POST /test/wallet/reset); x-livemode tells which.
+         * @description The prepaid USD balance that `POST /orders` is charged to. Top it up from the dashboard (card or crypto); orders are charged your partner price when an operator set you a price rule, else the retail price (GET /destinations shows which). With a test key: the test wallet (starts at 1000.00, reset with POST /test/wallet/reset); x-livemode tells which.
          */
         get: operations["getWallet"];
         put?: never;

@@ -46,6 +46,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Webhooks: 'Endpoints that receive signed event deliveries (Standard Webhooks).',
   Events: 'Every event of the last 30 days, for polling or catching up.',
   'Test mode': 'Helpers for test keys (svc_test_sk_…) only.',
+  'Partner dashboard':
+    'The partner console under /partners/{partnerId}: what a member of a partner’s team may read and change, by role.',
   Accounts: 'Customer and partner accounts, their status and wallet adjustments.',
   Audit: 'The audit log of operator actions.',
   Jobs: 'Background jobs that ran out of retries (dead letters): list, inspect and retry them.',
