@@ -222,7 +222,7 @@ export async function getStatementCsv(client: PartnerClient, month: string): Pro
       parseAs: 'text',
     }),
   );
-  return data as string;
+  return data;
 }
 
 /** The same statement as PDF bytes. */
@@ -233,7 +233,7 @@ export async function getStatementPdf(client: PartnerClient, month: string): Pro
       parseAs: 'arrayBuffer',
     }),
   );
-  return new Uint8Array(data as unknown as ArrayBuffer);
+  return new Uint8Array(data);
 }
 
 /** `GET /wallet/transactions.csv`: the ledger rows of `from`..`to` (UTC days `YYYY-MM-DD`, both included). */
@@ -244,5 +244,5 @@ export async function exportWalletTransactions(
   const data = await unwrap(
     client.GET('/api/public/v1/wallet/transactions.csv', { params: { query: range }, parseAs: 'text' }),
   );
-  return data as string;
+  return data;
 }

@@ -67,7 +67,7 @@ test('a partner price applied to an order, seen on the overview and billing; sta
   await page.getByTestId(`statement-${month}-csv`).click();
   const download = await downloading;
   expect(download.suggestedFilename()).toBe(`statement-${month}-live.csv`);
-  const csv = await readFile((await download.path())!, 'utf8');
+  const csv = await readFile(await download.path(), 'utf8');
   expect(csv).toContain(`,order,`);
   expect(csv).toContain(placed.id);
   expect(csv).toContain(`-${plan.priceUsd.toFixed(2)}`);

@@ -31,9 +31,7 @@ const PartnerDetailSchema = Type.Composite(
 );
 
 /** The area route modules under /partners/{partnerId}/, one line each. */
-const PARTNER_SCOPE_ROUTES: Array<(app: FastifyInstance) => Promise<void>> = [
-  partnerBillingRoutes,
-];
+const PARTNER_SCOPE_ROUTES: Array<(app: FastifyInstance) => Promise<void>> = [partnerBillingRoutes];
 
 /**
  * The partner dashboard's API (issue 32): `GET /partners`, then everything under
