@@ -64,7 +64,10 @@ export function createStatementsService(deps: { db: Db; clock: Clock; companyNam
       statementsRepository.rows(db, partnerId, livemode, start, end),
     ]);
     const built = buildStatement({ partnerId, livemode, month, openingCents, rows, final: closed, now });
-    if (!closed) return built;
+    // A closed month without a transaction is not stored: nothing can be posted into the past,
+    // so it reads the same every time, and asking for every month since the year 0000 must not
+    // fill the table.
+    if (!closed || rows.length === 0) return built;
     return (await statementsRepository.freeze(db, {
       accountId: partnerId,
       livemode,

@@ -135,6 +135,19 @@ describe('partner prices (issue 32 C5)', () => {
     expect(webRow!.amountCents).toBe(-plan.effectivePriceCents);
   });
 
+  it('prices a partner order placed without the key check (an automatic top-up) with the stored rule', async () => {
+    const p = await createPartner(t, 50_000);
+    await pricing(p.id, 'PUT', { rule: 'discount', percent: 10 });
+    const placed = await t.container.orders.placeOrder({
+      accountId: p.id,
+      channel: 'partner',
+      planId: plan.id,
+      quantity: 1,
+      paymentMethod: 'wallet',
+    });
+    expect(placed.order.amountCents).toBe(expected(discount10));
+  });
+
   it('gives the dashboard the rule and a price list CSV, for every role', async () => {
     const team = await partnerTeam(t);
     await pricing(team.owner.id, 'PUT', { rule: 'markup', percent: 20, minMarginPercent: 7 });

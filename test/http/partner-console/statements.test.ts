@@ -1,5 +1,7 @@
 import { extractText, getDocumentProxy } from 'unpdf';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { frozenStatements } from '../../../src/db/schema/index.js';
 import type { SellablePlan } from '../../../src/domain/catalog/catalog.service.js';
 import { postLedgerEntry } from '../../../src/domain/wallet/ledger.js';
 import { ManualClock } from '../../../src/lib/clock.js';
@@ -175,6 +177,16 @@ describe('statements (issue 32 C6)', () => {
       { month: '2026-10', final: true },
     ]);
     await expectLedgerInvariant(t.container);
+  });
+
+  it('answers a closed month without activity without storing it', async () => {
+    const res = await get('/statements/2026-09');
+    expect(res.json()).toMatchObject({ final: true, openingBalance: 0, closingBalance: 0, transactions: [] });
+    const stored = await t.container.db
+      .select()
+      .from(frozenStatements)
+      .where(eq(frozenStatements.accountId, team.owner.id));
+    expect(stored.map((r) => [r.month, r.livemode])).toEqual([['2026-10', true]]);
   });
 
   it('renders CSV and PDF from the same statement', async () => {
