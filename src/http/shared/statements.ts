@@ -92,7 +92,7 @@ export const RangeQuery = Type.Object({
   }),
   to: Type.String({
     pattern: '^\\d{4}-\\d{2}-\\d{2}$',
-    description: 'Last day, YYYY-MM-DD (UTC), included; at most 366 days after from',
+    description: 'Last day, YYYY-MM-DD (UTC), included; at most 366 days after the first day (from)',
   }),
 });
 

@@ -4092,7 +4092,7 @@ export interface operations {
                 from: string;
                 /** @description live (default) or test: which mode of the partner this request reads or changes */
                 mode?: "live" | "test";
-                /** @description Last day, YYYY-MM-DD (UTC), included; at most 366 days after from */
+                /** @description Last day, YYYY-MM-DD (UTC), included; at most 366 days after the first day (from) */
                 to: string;
             };
             header?: never;
