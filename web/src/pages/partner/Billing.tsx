@@ -50,7 +50,7 @@ function BillingContent({ pc }: { pc: PartnerConsole }) {
   const s = typeof statement.data === 'object' ? statement.data : undefined;
 
   return (
-    <>
+    <div className="billing-page">
       <section aria-labelledby="billing-statements">
         <h2 id="billing-statements">{t('pc.billing.statements')}</h2>
         <p className="hint">{t('pc.billing.statementsHint', { mode: t(`pc.mode.${pc.mode}`) })}</p>
@@ -90,7 +90,7 @@ function BillingContent({ pc }: { pc: PartnerConsole }) {
               <tbody>
                 {months.data.months.map((m) => (
                   <tr key={m.month}>
-                    <th scope="row" className="mono">
+                    <th scope="row" className="mono billing-month">
                       {m.month}
                     </th>
                     <td>{m.final ? t('pc.billing.final') : t('pc.billing.open')}</td>
@@ -160,7 +160,7 @@ function BillingContent({ pc }: { pc: PartnerConsole }) {
           {t('pc.billing.priceList')}
         </a>
       </section>
-    </>
+    </div>
   );
 }
 
