@@ -1,6 +1,7 @@
 import { warmSearchIndex } from './domain/catalog/destinations.js';
 import { buildAccounts } from './container/accounts.js';
 import { buildAutoTopUp } from './container/autotopup.js';
+import { buildBilling } from './container/billing.js';
 import { buildCatalog } from './container/catalog.js';
 import type { ContainerDeps } from './container/deps.js';
 import { buildEsimProviders } from './container/esim.js';
@@ -35,6 +36,7 @@ export function createContainer(deps: ContainerDeps) {
   const webhooks = buildWebhooks(infra, events);
   const ops = buildOps(infra, payments);
   const partnerConsole = buildPartnerConsole(infra, { accounts, orders, payments });
+  const billing = buildBilling(infra, { ...catalog, ...accounts });
 
   return {
     ...infra,
@@ -49,6 +51,7 @@ export function createContainer(deps: ContainerDeps) {
     ...webhooks,
     ...ops,
     ...partnerConsole,
+    ...billing,
     /** The start-up tasks in order (first catalog sync, periodic jobs); the entry points call it. */
     async startup(): Promise<void> {
       for (const task of infra.startupTasks) await task();

@@ -312,3 +312,51 @@ export async function listRequests(
   const query = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
   return unwrap(client.GET('/api/public/v1/requests', { params: { query } }));
 }
+
+export type Statement = Schemas['Statement'];
+
+/**
+ * `GET /statements/{month}` as JSON: the wallet statement of one UTC month (`YYYY-MM`) of the
+ * key's mode. `final: true` for a closed month (it never changes); the open month is live.
+ */
+export async function getStatement(client: PartnerClient, month: string): Promise<Statement> {
+  const data = await unwrap(
+    client.GET('/api/public/v1/statements/{month}', {
+      params: { path: { month }, query: { format: 'json' } },
+    }),
+  );
+  return data as Statement;
+}
+
+/** The same statement as a CSV text. */
+export async function getStatementCsv(client: PartnerClient, month: string): Promise<string> {
+  const data = await unwrap(
+    client.GET('/api/public/v1/statements/{month}', {
+      params: { path: { month }, query: { format: 'csv' } },
+      parseAs: 'text',
+    }),
+  );
+  return data;
+}
+
+/** The same statement as PDF bytes. */
+export async function getStatementPdf(client: PartnerClient, month: string): Promise<Uint8Array> {
+  const data = await unwrap(
+    client.GET('/api/public/v1/statements/{month}', {
+      params: { path: { month }, query: { format: 'pdf' } },
+      parseAs: 'arrayBuffer',
+    }),
+  );
+  return new Uint8Array(data);
+}
+
+/** `GET /wallet/transactions.csv`: the ledger rows of `from`..`to` (UTC days `YYYY-MM-DD`, both included). */
+export async function exportWalletTransactions(
+  client: PartnerClient,
+  range: { from: string; to: string },
+): Promise<string> {
+  const data = await unwrap(
+    client.GET('/api/public/v1/wallet/transactions.csv', { params: { query: range }, parseAs: 'text' }),
+  );
+  return data;
+}

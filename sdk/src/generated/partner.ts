@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Wallet balance
-         * @description The prepaid USD balance that `POST /orders` is charged to. Top it up from the dashboard (card or crypto); partners pay the storefront retail price. With a test key: the test wallet (starts at 1000.00, reset with POST /test/wallet/reset); x-livemode tells which.
+         * @description The prepaid USD balance that `POST /orders` is charged to. Top it up from the dashboard (card or crypto); orders are charged your partner price when an operator set you a price rule, else the retail price (GET /destinations shows which). With a test key: the test wallet (starts at 1000.00, reset with POST /test/wallet/reset); x-livemode tells which.
          */
         get: operations["getWallet"];
         put?: never;
@@ -461,6 +461,46 @@ export interface paths {
          * @description The Partner API calls made with your keys of this mode (a test key sees test-mode calls only) in the last 30 days, newest first: method, path (never the query string or the body), status, duration, request id, Idempotency-Key and error code. Entries are written in batches and appear about a second after the call. Filters: status class, path prefix, request id (X-Request-Id).
          */
         get: operations["listRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/statements/{month}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Monthly statement
+         * @description The wallet statement of one UTC month, of the key’s mode: opening balance, every top-up, order, refund and adjustment, closing balance, totals per kind (opening + net = closing, to the cent). A closed month’s statement (from 00:05 UTC on the 1st of the next month) is final and never changes; the current month is computed live (`final: false`). `format=csv|pdf` for a download.
+         */
+        get: operations["getStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/v1/wallet/transactions.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Wallet transactions of a date range as CSV
+         * @description Every ledger row of the key’s mode from `from` to `to` (UTC days, both included, at most 366 days), oldest first, as CSV.
+         */
+        get: operations["exportWalletTransactions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1119,8 +1159,10 @@ export interface components {
             id: string;
             dataAmountMb: number;
             durationDays: number;
-            /** @description Retail USD price, at most two decimals */
+            /** @description Your price in USD, at most two decimals: your partner price when an operator set you a price rule (what POST /orders charges), else retail */
             priceUsd: number;
+            /** @description Only with a partner price rule: the storefront’s retail price of the plan, USD */
+            retailPriceUsd?: number;
             isTopUp: boolean;
             /** @description When the validity period starts: first_install (when the eSIM is installed on a phone) or first_connection (when it first connects to a network at the destination) */
             activationPolicy: components["schemas"]["ActivationPolicy"];
@@ -1172,6 +1214,79 @@ export interface components {
         SetTestEsimUsageRequest: {
             /** @description MB used in total */
             usedMb: number;
+        };
+        /** Statement */
+        Statement: {
+            partnerId: string;
+            /** @description false: the test wallet’s statement */
+            livemode: boolean;
+            /** @description YYYY-MM, a UTC month */
+            month: string;
+            /** @enum {string} */
+            currency: "USD";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            periodStart: string;
+            /**
+             * Format: date-time
+             * @description Exclusive: the first instant of the next month
+             */
+            periodEnd: string;
+            /** @description true: a closed month (ended more than 5 minutes ago), stored when first produced and never changed; false: the open month, computed live */
+            final: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            generatedAt: string;
+            /** @description The balance at periodStart; USD, at most two decimals */
+            openingBalance: number;
+            /** @description openingBalance + totals.net; equals the last transaction’s balanceAfter; USD, at most two decimals */
+            closingBalance: number;
+            totals: {
+                top_up: {
+                    count: number;
+                    /** @description Signed sum of the kind; USD, at most two decimals */
+                    amount: number;
+                };
+                order: {
+                    count: number;
+                    /** @description Signed sum of the kind; USD, at most two decimals */
+                    amount: number;
+                };
+                refund: {
+                    count: number;
+                    /** @description Signed sum of the kind; USD, at most two decimals */
+                    amount: number;
+                };
+                adjustment: {
+                    count: number;
+                    /** @description Signed sum of the kind; USD, at most two decimals */
+                    amount: number;
+                };
+                /** @description Sum of every transaction; USD, at most two decimals */
+                net: number;
+            };
+            /** @description Oldest first */
+            transactions: {
+                id: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds
+                 */
+                at: string;
+                /** @description top_up: a card or crypto payment credited; order: a purchase; refund: an order refunded; adjustment: anything else (operator credit or debit, test wallet opening or reset) */
+                kind: "top_up" | "order" | "refund" | "adjustment";
+                description: string;
+                orderId: string | null;
+                paymentId: string | null;
+                /** @description Signed: money in positive, money out negative; USD, at most two decimals */
+                amount: number;
+                /** @description The wallet balance after this transaction; USD, at most two decimals */
+                balanceAfter: number;
+            }[];
         };
         /** UpdateEsimRequest */
         UpdateEsimRequest: {
@@ -6374,6 +6489,317 @@ export interface operations {
                 };
             };
             /** @description A filter out of range or a cursor of another list */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "body.quantity must be <= 10",
+                     *         "details": {
+                     *           "issues": [
+                     *             {
+                     *               "field": "quantity",
+                     *               "message": "must be <= 10"
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, or the account is not active */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing or invalid API key"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too many requests; retry in 42 s"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; details.requestId identifies it in the logs */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error",
+                     *         "details": {
+                     *           "requestId": "6f1c2a9e-0b7d-4c1e-9a55-2d3f4e5a6b7c"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getStatement: {
+        parameters: {
+            query?: {
+                /** @description json (default), csv or pdf */
+                format?: "json" | "csv" | "pdf";
+            };
+            header?: never;
+            path: {
+                /** @description YYYY-MM, a UTC month */
+                month: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statement: JSON by default, `format=csv` a CSV table (opening balance, transactions, closing balance, totals), `format=pdf` a PDF (both as attachments) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Statement"];
+                    "text/csv": string;
+                    "application/pdf": string;
+                };
+            };
+            /** @description month is not YYYY-MM, or format is not json, csv or pdf */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "VALIDATION_ERROR",
+                     *         "message": "body.quantity must be <= 10",
+                     *         "details": {
+                     *           "issues": [
+                     *             {
+                     *               "field": "quantity",
+                     *               "message": "must be <= 10"
+                     *             }
+                     *           ]
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or unknown API key, or the account is not active */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "UNAUTHORIZED",
+                     *         "message": "Missing or invalid API key"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The month has not started yet */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "NOT_FOUND",
+                     *         "message": "Webhook endpoint not found"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; Retry-After gives the seconds to wait */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "RATE_LIMITED",
+                     *         "message": "Too many requests; retry in 42 s"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected failure; details.requestId identifies it in the logs */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "code": "INTERNAL_ERROR",
+                     *         "message": "Internal server error",
+                     *         "details": {
+                     *           "requestId": "6f1c2a9e-0b7d-4c1e-9a55-2d3f4e5a6b7c"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportWalletTransactions: {
+        parameters: {
+            query: {
+                /** @description First day, YYYY-MM-DD (UTC), included */
+                from: string;
+                /** @description Last day, YYYY-MM-DD (UTC), included; at most 366 days after the first day (from) */
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV: date, type, description, order_id, payment_id, transaction_id, amount_usd, balance_after_usd */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "x-livemode": components["headers"]["Livemode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description from or to is not a date, to is before from, or the range is over 366 days */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];

@@ -5,6 +5,7 @@ import {
   check,
   customType,
   index,
+  integer,
   jsonb,
   pgTable,
   text,
@@ -57,12 +58,25 @@ export const accounts = pgTable(
     testLowBalanceThresholdCents: bigint('test_low_balance_threshold_cents', { mode: 'number' })
       .notNull()
       .default(5000),
+    /**
+     * The partner's price rule (issue 32 C5; src/domain/pricing): null = retail. Kept on the
+     * account so the Partner API's key check, a read every request makes anyway, carries it: the
+     * order path gains no query. Percentages in basis points (1250 = 12.5%).
+     */
+    priceRule: text('price_rule', { enum: ['discount', 'markup'] }),
+    priceRuleBps: integer('price_rule_bps'),
+    priceMinMarginBps: integer('price_min_margin_bps'),
+    priceRuleUpdatedAt: ts('price_rule_updated_at'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
     deletedAt: ts('deleted_at'),
   },
   (t) => [
     check('accounts_wallet_balance_nonnegative', sql`${t.walletBalanceCents} >= 0`),
+    check(
+      'accounts_price_rule_complete',
+      sql`(${t.priceRule} is null) = (${t.priceRuleBps} is null) and (${t.priceRule} is null) = (${t.priceMinMarginBps} is null)`,
+    ),
     check('accounts_test_wallet_balance_nonnegative', sql`${t.testWalletBalanceCents} >= 0`),
     /** The operator's account list, newest first (issue 12). */
     index('accounts_list_idx').on(t.createdAt, t.id),

@@ -12,3 +12,4 @@ export * from './push.js';
 export * from './autotopup.js';
 export * from './partners.js';
 export * from './request-log.js';
+export * from './statements.js';

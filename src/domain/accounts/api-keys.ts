@@ -5,6 +5,8 @@ import { accounts } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { randomBase62, sha256Hex } from '../../lib/crypto.js';
 import type { Account } from '../sessions/sessions.service.js';
+import { priceRuleOf, type PriceRule } from '../pricing/partner-price.js';
+import { priceRuleColumns } from '../pricing/pricing.repository.js';
 import { openTestWallet } from '../wallet/test-wallet.js';
 
 /** A key works in one mode: live (real provider, real wallet) or test (sandbox, test wallet). */
@@ -58,9 +60,14 @@ export const CATALOG_KEY_CACHE_MS = 1000;
 /** Distinct keys remembered for catalogue reads (least recently checked go first). */
 export const CATALOG_KEY_CACHE_SIZE = 10_000;
 
-/** Who holds a valid key: the account's id, the only thing the Partner API takes from the key check. */
+/**
+ * Who holds a valid key: the account's id and its price rule (issue 32 C5), read by the key check
+ * every request makes anyway, so pricing an order or the catalogue costs no query of its own.
+ */
 export interface KeyHolder {
   id: string;
+  /** The partner's price rule (src/domain/pricing), or null: retail prices. */
+  priceRule: PriceRule | null;
 }
 
 export function createApiKeyService(deps: { db: Db; clock: Clock }) {
@@ -79,7 +86,8 @@ export function createApiKeyService(deps: { db: Db; clock: Clock }) {
   // request, so a regenerated or revoked key takes effect on every instance at once.
   // Only the id and status: the Partner API identifies the caller and reads everything else it needs
   // inside the operation (a balance read here would be stale by the time it was used anyway).
-  const keyColumns = { id: accounts.id, status: accounts.status };
+  // The price rule rides along (three small columns of the same row): the order path needs it.
+  const keyColumns = { id: accounts.id, status: accounts.status, ...priceRuleColumns };
   const byHash = {
     live: db
       .select(keyColumns)
@@ -95,7 +103,7 @@ export function createApiKeyService(deps: { db: Db; clock: Clock }) {
   async function lookup(mode: ApiKeyMode, hash: string): Promise<KeyHolder | null> {
     const [account] = await byHash[mode].execute({ hash });
     if (!account || account.status !== 'ACTIVE') return null;
-    return { id: account.id };
+    return { id: account.id, priceRule: priceRuleOf(account) };
   }
 
   /** This instance's catalogue checks of an account are dropped when its keys change here. */
@@ -166,6 +174,9 @@ export function createApiKeyService(deps: { db: Db; clock: Clock }) {
       if (account) catalogChecks.set(hash, account);
       return account;
     },
+
+    /** Drops this instance's remembered catalogue key checks of the account (its price rule changed). */
+    forgetAccount,
 
     /**
      * Every key of the account (live and test) stops working at once; used when the credentials

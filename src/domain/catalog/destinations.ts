@@ -1,3 +1,4 @@
+import { partnerPriceCents, type PriceRule } from '../pricing/partner-price.js';
 import type { Currency } from '../../lib/money.js';
 import { centsToUsd } from '../../lib/money.js';
 import { collator, numberFormat } from '../../lib/intl.js';
@@ -296,12 +297,19 @@ function mobileRegionDetail(
   };
 }
 
-function partnerPlans(plans: SellablePlan[]) {
+/**
+ * The Partner API's plans, priced for the caller: its partner price (issue 32 C5) when an
+ * operator set it a rule, with the retail price beside it; else retail.
+ */
+function partnerPlans(plans: SellablePlan[], rule: PriceRule | null) {
   return plans.map((p) => ({
     id: p.id,
     dataAmountMb: p.dataAmountMb,
     durationDays: p.durationDays,
-    priceUsd: centsToUsd(p.effectivePriceCents),
+    priceUsd: centsToUsd(
+      partnerPriceCents({ retailCents: p.effectivePriceCents, wholesaleCents: p.wholesaleCents }, rule),
+    ),
+    ...(rule ? { retailPriceUsd: centsToUsd(p.effectivePriceCents) } : {}),
     isTopUp: p.isTopUp,
     activationPolicy: p.activationPolicy,
     topUpSupported: p.topUpSupported,
@@ -309,32 +317,34 @@ function partnerPlans(plans: SellablePlan[]) {
   }));
 }
 
-function partnerCountryShape(country: CountryInfo, plans: SellablePlan[]) {
+function partnerCountryShape(country: CountryInfo, plans: SellablePlan[], rule: PriceRule | null) {
   const { code, name, flagEmoji, continent } = country;
-  return { code, name, flagEmoji, continent, plans: partnerPlans(plans) };
+  return { code, name, flagEmoji, continent, plans: partnerPlans(plans, rule) };
 }
 
-function partnerRegionShape(region: RegionInfo, plans: SellablePlan[]) {
+function partnerRegionShape(region: RegionInfo, plans: SellablePlan[], rule: PriceRule | null) {
   return {
     code: region.code,
     name: region.name,
     countryCount: coveredCount(plans),
-    plans: partnerPlans(plans),
+    plans: partnerPlans(plans, rule),
   };
 }
 
-export function partnerCatalog(snapshot: CatalogSnapshot) {
+export function partnerCatalog(snapshot: CatalogSnapshot, rule: PriceRule | null = null) {
   const groups = plansByDestination(snapshot);
   return {
     countries: [...COUNTRIES.values()]
       .filter((c) => groups.has(c.code))
-      .map((c) => partnerCountryShape(c, groups.get(c.code)!)),
-    regions: REGIONS.filter((r) => groups.has(r.code)).map((r) => partnerRegionShape(r, groups.get(r.code)!)),
+      .map((c) => partnerCountryShape(c, groups.get(c.code)!, rule)),
+    regions: REGIONS.filter((r) => groups.has(r.code)).map((r) =>
+      partnerRegionShape(r, groups.get(r.code)!, rule),
+    ),
   };
 }
 
-export function partnerCountry(snapshot: CatalogSnapshot, code: string) {
+export function partnerCountry(snapshot: CatalogSnapshot, code: string, rule: PriceRule | null = null) {
   const country = COUNTRIES.get(code.toUpperCase());
   const plans = country ? plansByDestination(snapshot).get(country.code) : undefined;
-  return country && plans ? partnerCountryShape(country, plans) : null;
+  return country && plans ? partnerCountryShape(country, plans, rule) : null;
 }

@@ -5,6 +5,8 @@ import { enqueueStep, jobRow } from '../../jobs/queue.js';
 import { newId } from '../../lib/ids.js';
 import { planAsSeen, planSoldAsSeen } from '../catalog/sellable.js';
 import { AppError } from '../errors.js';
+import { partnerPriceCents, type PriceRule } from '../pricing/partner-price.js';
+import { pricingRepository } from '../pricing/pricing.repository.js';
 import { eventSteps, eventValues } from '../events/outbox.js';
 import { claimSteps, claimValues, type IdempotencyClaim } from '../idempotency/store.js';
 import { balanceOf } from '../wallet/ledger.js';
@@ -37,6 +39,12 @@ export interface PlaceOrderInput {
   livemode?: boolean;
   /** The request's Idempotency-Key claim, bound to the order by the order's own statement. */
   idempotency?: { claim: IdempotencyClaim };
+  /**
+   * Partner orders: the partner's price rule (issue 32 C5) as the key check read it (null: retail).
+   * Left undefined on a partner order (an automatic top-up), it is read here; other channels
+   * always pay retail.
+   */
+  priceRule?: PriceRule | null;
 }
 
 export const MAX_QUANTITY = 10;
@@ -127,7 +135,24 @@ export function createOrderPlacing(deps: OrderDeps, repository: OrdersRepository
     return target.id;
   }
 
-  function orderRow(input: PlaceOrderInput, plan: SellablePlanLike, topUpEsimId: string | null, now: Date) {
+  /** The rule an order is priced with: the partner's (Partner API) or none (retail). */
+  async function storedRule(accountId: string): Promise<PriceRule | null> {
+    return (await pricingRepository.find(db, accountId))?.rule ?? null;
+  }
+
+  function orderRow(
+    input: PlaceOrderInput,
+    plan: SellablePlanLike,
+    topUpEsimId: string | null,
+    now: Date,
+    rule: PriceRule | null,
+  ) {
+    // The plan's own price and cost, checked by the statement (planSoldAsSeen): the partner price
+    // derived from them is the one of the plan as written.
+    const unitCents = partnerPriceCents(
+      { retailCents: plan.effectivePriceCents, wholesaleCents: plan.wholesaleCents },
+      rule,
+    );
     return {
       id: newId('ord'),
       orderNumber: newOrderNumber(input.channel, now),
@@ -137,7 +162,7 @@ export function createOrderPlacing(deps: OrderDeps, repository: OrdersRepository
       quantity: input.quantity,
       topUpIccid: input.topUpIccid ?? null,
       topUpEsimId,
-      amountCents: plan.effectivePriceCents * input.quantity,
+      amountCents: unitCents * input.quantity,
       paymentMethod: input.paymentMethod,
       status: input.paymentMethod === 'wallet' ? 'PROCESSING' : 'AWAITING_PAYMENT',
       createdAt: now,
@@ -218,6 +243,13 @@ export function createOrderPlacing(deps: OrderDeps, repository: OrdersRepository
       throw new AppError('VALIDATION_ERROR', `quantity must be an integer from 1 to ${MAX_QUANTITY}`);
     if (input.livemode === false && input.paymentMethod !== 'wallet')
       throw new AppError('VALIDATION_ERROR', 'Test-mode orders are paid from the test wallet');
+    // No await on the hot path: the Partner API passes the rule its key check read.
+    const rule =
+      input.channel !== 'partner'
+        ? null
+        : input.priceRule !== undefined
+          ? input.priceRule
+          : await storedRule(input.accountId);
     let seen = plansSeen.get(input.planId);
     for (let attempt = 1; ; attempt++) {
       const plan = seen ?? (await deps.findActivePlan(db, input.planId));
@@ -227,7 +259,7 @@ export function createOrderPlacing(deps: OrderDeps, repository: OrdersRepository
       }
       const topUpEsimId = await topUpTarget(input, plan.isTopUp);
       const now = clock.now();
-      const row = orderRow(input, plan, topUpEsimId, now);
+      const row = orderRow(input, plan, topUpEsimId, now, rule);
       const order = await write(input, row, plan, now);
       if (order) {
         plansSeen.set(plan.id, plan);

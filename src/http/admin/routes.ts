@@ -10,6 +10,7 @@ import { adminOrdersRoutes } from './orders.routes.js';
 import { adminSandboxEsimRoutes } from './sandbox-esim.routes.js';
 import { adminJobsRoutes } from './jobs.routes.js';
 import { adminPaymentsRoutes } from './payments.routes.js';
+import { adminPricingRoutes } from './pricing.routes.js';
 
 /** Every operator API route module, one line each. */
 export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
@@ -24,4 +25,5 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
   await app.register(adminCatalogRoutes);
   await app.register(adminJobsRoutes);
   await app.register(adminPaymentsRoutes);
+  await app.register(adminPricingRoutes);
 }

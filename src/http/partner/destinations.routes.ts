@@ -2,6 +2,7 @@ import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { LOCALES } from '../../domain/catalog/countries.js';
 import { partnerCatalog, partnerCountry } from '../../domain/catalog/destinations.js';
+import { priceRuleKey } from '../../domain/pricing/partner-price.js';
 import { AppError } from '../../domain/errors.js';
 import { createCatalogResponseCache } from '../shared/catalog-cache.js';
 import { ActivationPolicySchema, partnerErrors, TopUpSupportedSchema } from '../shared/schemas.js';
@@ -10,7 +11,15 @@ const PlanSchema = Type.Object({
   id: Type.String({ description: 'planId for POST /orders' }),
   dataAmountMb: Type.Integer(),
   durationDays: Type.Integer(),
-  priceUsd: Type.Number({ description: 'Retail USD price, at most two decimals' }),
+  priceUsd: Type.Number({
+    description:
+      'Your price in USD, at most two decimals: your partner price when an operator set you a price rule (what POST /orders charges), else retail',
+  }),
+  retailPriceUsd: Type.Optional(
+    Type.Number({
+      description: 'Only with a partner price rule: the storefront’s retail price of the plan, USD',
+    }),
+  ),
   isTopUp: Type.Boolean(),
   activationPolicy: ActivationPolicySchema,
   topUpSupported: TopUpSupportedSchema,
@@ -67,7 +76,13 @@ export async function partnerDestinationsRoutes(app: FastifyInstance): Promise<v
         },
       },
     },
-    async (request, reply) => cache.send(request, reply, 'list', partnerCatalog, notFound),
+    async (request, reply) => {
+      // Cached per price rule, never per key: partners on one rule share an entry, and another
+      // rule's prices can never be served (the key names the prices the entry holds).
+      const rule = request.partner!.priceRule;
+      const key = `${priceRuleKey(rule)}|list`;
+      return cache.send(request, reply, key, (s) => partnerCatalog(s, rule), notFound);
+    },
   );
 
   r.get(
@@ -87,7 +102,9 @@ export async function partnerDestinationsRoutes(app: FastifyInstance): Promise<v
     async (request, reply) => {
       const code = request.params.code.toUpperCase();
       if (!/^[A-Z]{2}$/.test(code)) throw notFound();
-      return cache.send(request, reply, `country|${code}`, (s) => partnerCountry(s, code), notFound);
+      const rule = request.partner!.priceRule;
+      const key = `${priceRuleKey(rule)}|country|${code}`;
+      return cache.send(request, reply, key, (s) => partnerCountry(s, code, rule), notFound);
     },
   );
 }

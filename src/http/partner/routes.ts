@@ -7,6 +7,7 @@ import { testModeRoutes } from './test.routes.js';
 import { webhookEndpointsRoutes } from './webhooks.routes.js';
 import { eventsRoutes } from './events.routes.js';
 import { requestLogRoutes } from './requests.routes.js';
+import { statementsRoutes } from './statements.routes.js';
 
 /** Every Partner API route module, one line each. */
 export async function registerPartnerRoutes(app: FastifyInstance): Promise<void> {
@@ -18,4 +19,5 @@ export async function registerPartnerRoutes(app: FastifyInstance): Promise<void>
   await app.register(webhookEndpointsRoutes);
   await app.register(eventsRoutes);
   await app.register(requestLogRoutes);
+  await app.register(statementsRoutes);
 }

@@ -20,7 +20,7 @@ export async function walletRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Wallet balance',
         description:
           'The prepaid USD balance that `POST /orders` is charged to. Top it up from the dashboard ' +
-          '(card or crypto); partners pay the storefront retail price. With a test key: the test ' +
+          '(card or crypto); orders are charged your partner price when an operator set you a price rule, else the retail price (GET /destinations shows which). With a test key: the test ' +
           'wallet (starts at 1000.00, reset with POST /test/wallet/reset); x-livemode tells which.',
         response: { 200: PartnerWalletSchema, ...partnerCommonErrors },
       },

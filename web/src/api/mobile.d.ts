@@ -605,6 +605,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/partners/{partnerId}/prices.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The partner’s price list as CSV
+         * @description Every plan sold now: plan_id, name, destination, destination_code, data_mb, validity_days, retail_usd, partner_usd (the price the Partner API charges this partner).
+         */
+        get: operations["downloadPartnerPriceList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/partners/{partnerId}/pricing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The partner’s price rule
+         * @description The rule an operator set for the partner (the Partner API’s catalogue and orders use it), or `rule: null`: retail prices.
+         */
+        get: operations["getPartnerPriceRule"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/partners/{partnerId}/requests": {
         parameters: {
             query?: never;
@@ -617,6 +657,46 @@ export interface paths {
          * @description As GET /api/public/v1/requests: the Partner API calls of this mode in the last 30 days, newest first, filtered by status class, path prefix or request id.
          */
         get: operations["listPartnerRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/partners/{partnerId}/statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Months with a statement
+         * @description The UTC months with wallet activity in the mode, newest first, and always the current month (not final yet).
+         */
+        get: operations["listPartnerStatements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/partners/{partnerId}/statements/{month}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A monthly statement
+         * @description As `GET /api/public/v1/statements/{month}` of the Partner API, for the console’s mode. A month that has not started is 404.
+         */
+        get: operations["getPartnerStatement"];
         put?: never;
         post?: never;
         delete?: never;
@@ -676,6 +756,26 @@ export interface paths {
          * @description Opens a card payment page (or crypto invoice) whose payment credits the PARTNER's live wallet, not yours, once the provider confirms it, like any top-up. `amount` in minor units of `currency` (crypto: USD cents), at least 200. Live mode only (?mode=test: 400). At most 20 payment sessions per partner per hour (429 RATE_LIMITED with Retry-After).
          */
         post: operations["createPartnerTopUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/partners/{partnerId}/wallet/transactions.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Wallet transactions of a date range as CSV
+         * @description Every ledger row of the mode from `from` to `to` (UTC days, both included, at most 366 days), oldest first.
+         */
+        get: operations["exportPartnerWalletTransactions"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1959,6 +2059,10 @@ export interface components {
             /** @description pending (can be accepted), expired (after 7 days), accepted (used once), revoked */
             status: "pending" | "expired" | "accepted" | "revoked";
         };
+        /** GetPartnerPriceRuleResponse */
+        GetPartnerPriceRuleResponse: {
+            rule: components["schemas"]["PriceRule"] | null;
+        };
         /** GetTopUpReceiptResponse */
         GetTopUpReceiptResponse: {
             /** @description `total` is what was charged, in USD. `displayTotal` is the same amount in the display currency at the rate in force at the purchase (`exchangeRate`), or what the payer paid when a top-up was paid in that currency; null for USD. */
@@ -2107,6 +2211,15 @@ export interface components {
         /** ListPartnerMembersResponse */
         ListPartnerMembersResponse: {
             members: components["schemas"]["Member"][];
+        };
+        /** ListPartnerStatementsResponse */
+        ListPartnerStatementsResponse: {
+            months: {
+                /** @description The month is closed: its statement never changes */
+                final: boolean;
+                /** @description YYYY-MM (UTC) */
+                month: string;
+            }[];
         };
         /** ListPartnerWebhookDeliveriesResponse */
         ListPartnerWebhookDeliveriesResponse: {
@@ -2266,6 +2379,15 @@ export interface components {
             currency: string;
             /** @description Formatted for the caller locale with Intl.NumberFormat */
             formatted: string;
+        };
+        /** PriceRule */
+        PriceRule: {
+            /** @description The price is never below wholesale × (1 + this/100) */
+            minMarginPercent: number;
+            percent: number;
+            /** @description discount: percent off the retail price; markup: percent over the wholesale cost */
+            rule: "discount" | "markup";
+            updatedAt: string | null;
         };
         /** PushDevice */
         PushDevice: {
@@ -2475,6 +2597,79 @@ export interface components {
         RevokePartnerInvitationResponse: {
             /** @enum {boolean} */
             success: true;
+        };
+        /** Statement */
+        Statement: {
+            /** @description openingBalance + totals.net; equals the last transaction’s balanceAfter; USD, at most two decimals */
+            closingBalance: number;
+            /** @enum {string} */
+            currency: "USD";
+            /** @description true: a closed month (ended more than 5 minutes ago), stored when first produced and never changed; false: the open month, computed live */
+            final: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            generatedAt: string;
+            /** @description false: the test wallet’s statement */
+            livemode: boolean;
+            /** @description YYYY-MM, a UTC month */
+            month: string;
+            /** @description The balance at periodStart; USD, at most two decimals */
+            openingBalance: number;
+            partnerId: string;
+            /**
+             * Format: date-time
+             * @description Exclusive: the first instant of the next month
+             */
+            periodEnd: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            periodStart: string;
+            totals: {
+                adjustment: {
+                    /** @description Signed sum of the kind; USD, at most two decimals */
+                    amount: number;
+                    count: number;
+                };
+                /** @description Sum of every transaction; USD, at most two decimals */
+                net: number;
+                order: {
+                    /** @description Signed sum of the kind; USD, at most two decimals */
+                    amount: number;
+                    count: number;
+                };
+                refund: {
+                    /** @description Signed sum of the kind; USD, at most two decimals */
+                    amount: number;
+                    count: number;
+                };
+                top_up: {
+                    /** @description Signed sum of the kind; USD, at most two decimals */
+                    amount: number;
+                    count: number;
+                };
+            };
+            /** @description Oldest first */
+            transactions: {
+                /** @description Signed: money in positive, money out negative; USD, at most two decimals */
+                amount: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC with milliseconds
+                 */
+                at: string;
+                /** @description The wallet balance after this transaction; USD, at most two decimals */
+                balanceAfter: number;
+                description: string;
+                id: string;
+                /** @description top_up: a card or crypto payment credited; order: a purchase; refund: an order refunded; adjustment: anything else (operator credit or debit, test wallet opening or reset) */
+                kind: "top_up" | "order" | "refund" | "adjustment";
+                orderId: string | null;
+                paymentId: string | null;
+            }[];
         };
         /** SupportTicket */
         SupportTicket: {
@@ -5811,6 +6006,182 @@ export interface operations {
             };
         };
     };
+    downloadPartnerPriceList: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV, one plan per line */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPartnerPriceRule: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetPartnerPriceRuleResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listPartnerRequests: {
         parameters: {
             query?: {
@@ -5845,6 +6216,188 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RequestLogList"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPartnerStatements: {
+        parameters: {
+            query?: {
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListPartnerStatementsResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPartnerStatement: {
+        parameters: {
+            query?: {
+                /** @description json (default), csv or pdf */
+                format?: "json" | "csv" | "pdf";
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+            };
+            header?: never;
+            path: {
+                /** @description YYYY-MM, a UTC month */
+                month: string;
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statement: JSON by default, `format=csv` a CSV table (opening balance, transactions, closing balance, totals), `format=pdf` a PDF (both as attachments) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Statement"];
+                    "application/pdf": string;
+                    "text/csv": string;
                 };
             };
             /** @description Default Response */
@@ -6250,6 +6803,98 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
                     "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
                     "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportPartnerWalletTransactions: {
+        parameters: {
+            query: {
+                /** @description First day, YYYY-MM-DD (UTC), included */
+                from: string;
+                /** @description live (default) or test: which mode of the partner this request reads or changes */
+                mode?: "live" | "test";
+                /** @description Last day, YYYY-MM-DD (UTC), included; at most 366 days after the first day (from) */
+                to: string;
+            };
+            header?: never;
+            path: {
+                /** @description The partner account (GET /api/v1/partners lists those you belong to) */
+                partnerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV: date, type, description, order_id, payment_id, transaction_id, amount_usd, balance_after_usd */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };

@@ -8,6 +8,7 @@ import { invitationRoutes } from './invitations.routes.js';
 import { keysRoutes } from './keys.routes.js';
 import { partnerLogsRoutes } from './logs.routes.js';
 import { partnerOverviewRoutes } from './overview.routes.js';
+import { partnerBillingRoutes } from './billing.routes.js';
 import { partnerScope } from './scope.js';
 import { teamRoutes } from './team.routes.js';
 import { partnerWebhooksRoutes } from './webhooks.routes.js';
@@ -44,6 +45,7 @@ const PARTNER_SCOPE_ROUTES: Array<(app: FastifyInstance) => Promise<void>> = [
   partnerWebhooksRoutes,
   partnerOverviewRoutes,
   partnerLogsRoutes,
+  partnerBillingRoutes,
 ];
 
 /**

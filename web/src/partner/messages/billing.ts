@@ -1,0 +1,162 @@
+import { defineMessages } from '../messages';
+
+/** Billing: statements, transaction exports, the partner's price rule and price list (issue 32 C5, C6). */
+export const billing = defineMessages(
+  {
+    'pc.billing.statements': 'Monthly statements',
+    'pc.billing.statementsHint':
+      'Statements of the {{mode}} wallet. Months are UTC; a month is final from 00:05 UTC on the 1st of the next month and never changes after.',
+    'pc.billing.month': 'Month',
+    'pc.billing.status': 'Status',
+    'pc.billing.downloads': 'Download',
+    'pc.billing.final': 'Final',
+    'pc.billing.open': 'Open (live figures)',
+    'pc.billing.download': '{{format}} statement {{month}}',
+    'pc.billing.current': 'This month so far ({{month}})',
+    'pc.billing.opening': 'Opening balance',
+    'pc.billing.topUps': 'Top-ups',
+    'pc.billing.orders': 'Orders',
+    'pc.billing.refunds': 'Refunds',
+    'pc.billing.adjustments': 'Adjustments',
+    'pc.billing.closing': 'Closing balance',
+    'pc.billing.export': 'Export transactions',
+    'pc.billing.exportHint':
+      'Every wallet transaction between two days (UTC, both included; at most 366 days) as CSV.',
+    'pc.billing.from': 'From',
+    'pc.billing.to': 'To',
+    'pc.billing.exportCsv': 'Download transactions (CSV)',
+    'pc.billing.prices': 'Your prices',
+    'pc.billing.retail': 'You pay the storefront’s retail prices.',
+    'pc.billing.discount':
+      'Your price: {{percent}}% off the retail price, never below wholesale + {{margin}}%. The catalogue and orders of the Partner API use it.',
+    'pc.billing.markup':
+      'Your price: wholesale + {{percent}}%, never below wholesale + {{margin}}%. The catalogue and orders of the Partner API use it.',
+    'pc.billing.priceList': 'Download price list (CSV)',
+  },
+  {
+    tr: {
+      'pc.billing.statements': 'Aylık hesap özetleri',
+      'pc.billing.statementsHint':
+        '{{mode}} cüzdanın hesap özetleri. Aylar UTC’dir; bir ay, sonraki ayın 1’inde 00:05 UTC’den itibaren kesinleşir ve bir daha değişmez.',
+      'pc.billing.month': 'Ay',
+      'pc.billing.status': 'Durum',
+      'pc.billing.downloads': 'İndir',
+      'pc.billing.final': 'Kesin',
+      'pc.billing.open': 'Açık (güncel rakamlar)',
+      'pc.billing.download': '{{format}} hesap özeti {{month}}',
+      'pc.billing.current': 'Bu ay şimdiye kadar ({{month}})',
+      'pc.billing.opening': 'Açılış bakiyesi',
+      'pc.billing.topUps': 'Yüklemeler',
+      'pc.billing.orders': 'Siparişler',
+      'pc.billing.refunds': 'İadeler',
+      'pc.billing.adjustments': 'Düzeltmeler',
+      'pc.billing.closing': 'Kapanış bakiyesi',
+      'pc.billing.export': 'İşlemleri dışa aktar',
+      'pc.billing.exportHint':
+        'İki gün arasındaki tüm cüzdan işlemleri (UTC, iki gün dahil; en çok 366 gün) CSV olarak.',
+      'pc.billing.from': 'Başlangıç',
+      'pc.billing.to': 'Bitiş',
+      'pc.billing.exportCsv': 'İşlemleri indir (CSV)',
+      'pc.billing.prices': 'Fiyatlarınız',
+      'pc.billing.retail': 'Mağazanın perakende fiyatlarını ödersiniz.',
+      'pc.billing.discount':
+        'Fiyatınız: perakende fiyattan %{{percent}} indirim, toptan fiyat + %{{margin}} altına inmez. Partner API’nin kataloğu ve siparişleri bunu kullanır.',
+      'pc.billing.markup':
+        'Fiyatınız: toptan fiyat + %{{percent}}, toptan fiyat + %{{margin}} altına inmez. Partner API’nin kataloğu ve siparişleri bunu kullanır.',
+      'pc.billing.priceList': 'Fiyat listesini indir (CSV)',
+    },
+    de: {
+      'pc.billing.statements': 'Monatliche Kontoauszüge',
+      'pc.billing.statementsHint':
+        'Kontoauszüge des {{mode}}-Guthabens. Monate in UTC; ein Monat ist ab 00:05 UTC am 1. des Folgemonats endgültig und ändert sich danach nie.',
+      'pc.billing.month': 'Monat',
+      'pc.billing.status': 'Status',
+      'pc.billing.downloads': 'Herunterladen',
+      'pc.billing.final': 'Endgültig',
+      'pc.billing.open': 'Offen (aktuelle Zahlen)',
+      'pc.billing.download': '{{format}}-Kontoauszug {{month}}',
+      'pc.billing.current': 'Dieser Monat bisher ({{month}})',
+      'pc.billing.opening': 'Anfangssaldo',
+      'pc.billing.topUps': 'Aufladungen',
+      'pc.billing.orders': 'Bestellungen',
+      'pc.billing.refunds': 'Erstattungen',
+      'pc.billing.adjustments': 'Korrekturen',
+      'pc.billing.closing': 'Endsaldo',
+      'pc.billing.export': 'Transaktionen exportieren',
+      'pc.billing.exportHint':
+        'Alle Guthaben-Transaktionen zwischen zwei Tagen (UTC, beide einschließlich; höchstens 366 Tage) als CSV.',
+      'pc.billing.from': 'Von',
+      'pc.billing.to': 'Bis',
+      'pc.billing.exportCsv': 'Transaktionen herunterladen (CSV)',
+      'pc.billing.prices': 'Ihre Preise',
+      'pc.billing.retail': 'Sie zahlen die Endkundenpreise des Shops.',
+      'pc.billing.discount':
+        'Ihr Preis: {{percent}} % unter dem Endkundenpreis, nie unter Einkaufspreis + {{margin}} %. Katalog und Bestellungen der Partner-API verwenden ihn.',
+      'pc.billing.markup':
+        'Ihr Preis: Einkaufspreis + {{percent}} %, nie unter Einkaufspreis + {{margin}} %. Katalog und Bestellungen der Partner-API verwenden ihn.',
+      'pc.billing.priceList': 'Preisliste herunterladen (CSV)',
+    },
+    fr: {
+      'pc.billing.statements': 'Relevés mensuels',
+      'pc.billing.statementsHint':
+        'Relevés du portefeuille {{mode}}. Mois en UTC ; un mois est définitif à partir de 00:05 UTC le 1er du mois suivant et ne change plus.',
+      'pc.billing.month': 'Mois',
+      'pc.billing.status': 'Statut',
+      'pc.billing.downloads': 'Télécharger',
+      'pc.billing.final': 'Définitif',
+      'pc.billing.open': 'Ouvert (chiffres en cours)',
+      'pc.billing.download': 'Relevé {{format}} {{month}}',
+      'pc.billing.current': 'Ce mois-ci jusqu’à présent ({{month}})',
+      'pc.billing.opening': 'Solde d’ouverture',
+      'pc.billing.topUps': 'Recharges',
+      'pc.billing.orders': 'Commandes',
+      'pc.billing.refunds': 'Remboursements',
+      'pc.billing.adjustments': 'Ajustements',
+      'pc.billing.closing': 'Solde de clôture',
+      'pc.billing.export': 'Exporter les transactions',
+      'pc.billing.exportHint':
+        'Toutes les transactions du portefeuille entre deux jours (UTC, inclus ; 366 jours au plus) en CSV.',
+      'pc.billing.from': 'Du',
+      'pc.billing.to': 'Au',
+      'pc.billing.exportCsv': 'Télécharger les transactions (CSV)',
+      'pc.billing.prices': 'Vos prix',
+      'pc.billing.retail': 'Vous payez les prix publics de la boutique.',
+      'pc.billing.discount':
+        'Votre prix : {{percent}} % de remise sur le prix public, jamais sous le prix de gros + {{margin}} %. Le catalogue et les commandes de l’API Partner l’appliquent.',
+      'pc.billing.markup':
+        'Votre prix : prix de gros + {{percent}} %, jamais sous le prix de gros + {{margin}} %. Le catalogue et les commandes de l’API Partner l’appliquent.',
+      'pc.billing.priceList': 'Télécharger la liste de prix (CSV)',
+    },
+    es: {
+      'pc.billing.statements': 'Extractos mensuales',
+      'pc.billing.statementsHint':
+        'Extractos del monedero {{mode}}. Meses en UTC; un mes es definitivo desde las 00:05 UTC del día 1 del mes siguiente y no cambia después.',
+      'pc.billing.month': 'Mes',
+      'pc.billing.status': 'Estado',
+      'pc.billing.downloads': 'Descargar',
+      'pc.billing.final': 'Definitivo',
+      'pc.billing.open': 'Abierto (cifras en curso)',
+      'pc.billing.download': 'Extracto {{format}} {{month}}',
+      'pc.billing.current': 'Este mes hasta ahora ({{month}})',
+      'pc.billing.opening': 'Saldo inicial',
+      'pc.billing.topUps': 'Recargas',
+      'pc.billing.orders': 'Pedidos',
+      'pc.billing.refunds': 'Reembolsos',
+      'pc.billing.adjustments': 'Ajustes',
+      'pc.billing.closing': 'Saldo final',
+      'pc.billing.export': 'Exportar transacciones',
+      'pc.billing.exportHint':
+        'Todas las transacciones del monedero entre dos días (UTC, ambos incluidos; 366 días como máximo) en CSV.',
+      'pc.billing.from': 'Desde',
+      'pc.billing.to': 'Hasta',
+      'pc.billing.exportCsv': 'Descargar transacciones (CSV)',
+      'pc.billing.prices': 'Sus precios',
+      'pc.billing.retail': 'Paga los precios de venta al público de la tienda.',
+      'pc.billing.discount':
+        'Su precio: {{percent}} % de descuento sobre el precio público, nunca por debajo del precio mayorista + {{margin}} %. El catálogo y los pedidos de la API de socios lo usan.',
+      'pc.billing.markup':
+        'Su precio: precio mayorista + {{percent}} %, nunca por debajo del precio mayorista + {{margin}} %. El catálogo y los pedidos de la API de socios lo usan.',
+      'pc.billing.priceList': 'Descargar lista de precios (CSV)',
+    },
+  },
+);
