@@ -8,6 +8,7 @@ import { useI18n, type MessageKey } from '../i18n';
 import { formatDateTime, formatMoney } from '../lib/format';
 import { usePartnerT, type PartnerConsole } from '../partner/console';
 import { PartnerShell } from '../partner/PartnerShell';
+import { WalletActions } from '../partner/WalletActions';
 
 type ConsoleOrders =
   paths['/api/v1/partners/{partnerId}/orders']['get']['responses'][200]['content']['application/json'];
@@ -72,7 +73,7 @@ function Overview({ pc }: { pc: PartnerConsole }) {
           <strong data-testid="partner-order-count">{total ?? '…'}</strong>
         </div>
       </div>
-      {/* wallet actions */}
+      <WalletActions pc={pc} />
       <FormError error={wallet.error ?? orders.error} />
       <section aria-labelledby="partner-orders">
         <div className="section-head">
