@@ -138,6 +138,13 @@ const accountPages: [string, string, (page: Page) => Promise<void>][] = [
           .first(),
       ).toBeVisible(),
   ],
+  ['partner-webhooks', '/partner/webhooks', (p) => expect(p.getByTestId('endpoint-list')).toBeVisible()],
+  [
+    'partner-webhook',
+    '/partner/webhooks/WEBHOOK',
+    (p) => expect(p.getByTestId('endpoint-url')).toBeVisible(),
+  ],
+  ['partner-billing', '/partner/billing', (p) => expect(p.getByTestId('statements')).toBeVisible()],
   ['partner-events', '/partner/events', (p) => expect(p.getByTestId('event-row').first()).toBeVisible()],
   [
     'partner-requests',
@@ -230,12 +237,20 @@ test('account pages: no horizontal scroll, accessible, screenshots', async ({ pa
     data: { email: 'layout-invitee@example.com', role: 'developer' },
   });
   const invite = ((await invitation.json()) as { path: string }).path.split('/').pop()!;
+  // An endpoint nobody listens on (private URLs are allowed in the e2e server's configuration).
+  const endpoint = await page.request.post(`/api/v1/partners/${me.id}/webhook-endpoints`, {
+    headers: { origin: baseURL },
+    data: { url: 'http://127.0.0.1:9/hooks', description: 'Layout check' },
+  });
+  expect(endpoint.status(), await endpoint.text()).toBe(201);
+  const webhookId = ((await endpoint.json()) as { id: string }).id;
   for (const [name, url, ready] of accountPages) {
     const concrete = url
       .replace('ORDER', orderId)
       .replace('TICKET', ticketId)
       .replace('ICCID', esim!.iccid)
-      .replace('TOPUP', topUpId);
+      .replace('TOPUP', topUpId)
+      .replace('WEBHOOK', webhookId);
     await check(page, name, concrete, ready);
   }
   await page.context().clearCookies();

@@ -166,7 +166,10 @@ test('every route sets a title of its own', async ({ page, browser }) => {
   await visitor.close();
   await registerViaApi(page, 'titles');
   for (const { example } of CLIENT_PATHS.filter((p) => p.signedIn)) {
-    titles.set(example, await titleOf(page, example));
+    const title = await titleOf(page, example);
+    // A path kept for old links that now sends to another page (/api-keys → /partner/keys).
+    if (new URL(page.url()).pathname !== new URL(example, baseURL).pathname) continue;
+    titles.set(example, title);
   }
   const seen = new Map<string, string>();
   for (const [url, title] of titles) {

@@ -23,7 +23,7 @@ import {
 /** One webhook endpoint: its settings, secret rotation, test, delete, and the delivery log. */
 export default function WebhookEndpoint() {
   return (
-    <PartnerShell title="pc.tab.webhooks" permission="webhooks.read">
+    <PartnerShell title="pc.webhooks.endpointTitle" permission="webhooks.read">
       {(pc) => <EndpointPage pc={pc} />}
     </PartnerShell>
   );

@@ -4,6 +4,7 @@ import { defineMessages } from '../messages';
 export const webhooks = defineMessages(
   {
     'pc.webhooks.endpoints': 'Endpoints',
+    'pc.webhooks.endpointTitle': 'Webhook endpoint',
     'pc.webhooks.none': 'No endpoint in this mode yet.',
     'pc.webhooks.url': 'URL',
     'pc.webhooks.urlHint': 'https, on a public address. Events arrive as signed POSTs (Standard Webhooks).',
@@ -66,6 +67,7 @@ export const webhooks = defineMessages(
   {
     tr: {
       'pc.webhooks.endpoints': 'Uç noktalar',
+      'pc.webhooks.endpointTitle': 'Webhook uç noktası',
       'pc.webhooks.none': 'Bu modda henüz uç nokta yok.',
       'pc.webhooks.url': 'URL',
       'pc.webhooks.urlHint':
@@ -131,6 +133,7 @@ export const webhooks = defineMessages(
     },
     de: {
       'pc.webhooks.endpoints': 'Endpunkte',
+      'pc.webhooks.endpointTitle': 'Webhook-Endpunkt',
       'pc.webhooks.none': 'In diesem Modus gibt es noch keinen Endpunkt.',
       'pc.webhooks.url': 'URL',
       'pc.webhooks.urlHint':
@@ -196,6 +199,7 @@ export const webhooks = defineMessages(
     },
     fr: {
       'pc.webhooks.endpoints': 'Points de terminaison',
+      'pc.webhooks.endpointTitle': 'Point de terminaison webhook',
       'pc.webhooks.none': 'Aucun point de terminaison dans ce mode pour l’instant.',
       'pc.webhooks.url': 'URL',
       'pc.webhooks.urlHint':
@@ -261,6 +265,7 @@ export const webhooks = defineMessages(
     },
     es: {
       'pc.webhooks.endpoints': 'Endpoints',
+      'pc.webhooks.endpointTitle': 'Endpoint de webhook',
       'pc.webhooks.none': 'Todavía no hay ningún endpoint en este modo.',
       'pc.webhooks.url': 'URL',
       'pc.webhooks.urlHint':
