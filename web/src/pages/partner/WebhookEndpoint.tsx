@@ -58,7 +58,7 @@ function EndpointPage({ pc }: { pc: PartnerConsole }) {
             </h2>
             <p>
               <EndpointStatus status={e.status} />
-              {e.description ? <span className="hint"> · {e.description}</span> : null}
+              {e.description ? <span className="muted"> · {e.description}</span> : null}
             </p>
             {e.failingSince ? (
               <p className="warning">
