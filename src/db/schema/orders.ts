@@ -41,6 +41,12 @@ export const orders = pgTable(
     /** The account's order list (newest first, keyset on created_at, id): issue 12. */
     index('orders_account_list_idx').on(t.accountId, t.livemode, t.createdAt, t.id),
     /**
+     * The operator's order list across accounts (newest first, keyset on created_at, id): issue
+     * 33 O3. Without livemode in front, so one walk serves live, test and both; test orders are
+     * few, so the live list skips little.
+     */
+    index('orders_created_list_idx').on(t.createdAt, t.id),
+    /**
      * Open orders only, for the `esim_orders` gauge read at every scrape: its cost follows the
      * orders still in flight, not the history (docs/operations.md, Metrics).
      */

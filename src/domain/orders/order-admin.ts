@@ -2,6 +2,8 @@ import type { Db } from '../../db/client.js';
 import type { fulfillmentAttempts } from '../../db/schema/index.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { AppError } from '../errors.js';
+import type { KeysetPage } from '../../db/keyset.js';
+import { createAdminOrdersRepository, type AdminOrderFilters } from './admin-orders.repository.js';
 import type { OrderService } from './orders.service.js';
 import type { EsimRow, OrderRow } from './ports.js';
 
@@ -17,6 +19,12 @@ export interface AdminOrderView {
 export function createOrderAdmin(deps: { db: Db; audit: AuditService; orders: OrderService }) {
   const { db, audit, orders: service } = deps;
   const { fulfillment } = service;
+  const listing = createAdminOrdersRepository(db);
+
+  /** The operator's order list (GET /orders): every account, newest first, keyset-paged. */
+  function list(filters: AdminOrderFilters, page: KeysetPage) {
+    return listing.list(filters, page);
+  }
 
   async function view(orderId: string): Promise<AdminOrderView> {
     const order = await fulfillment.loadOrder(orderId);
@@ -70,7 +78,7 @@ export function createOrderAdmin(deps: { db: Db; audit: AuditService; orders: Or
     return view(orderId);
   }
 
-  return { view, retry, refund };
+  return { view, list, retry, refund };
 }
 
 export type OrderAdmin = ReturnType<typeof createOrderAdmin>;

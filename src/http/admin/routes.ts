@@ -7,6 +7,7 @@ import { adminAccountRoutes } from './accounts.routes.js';
 import { adminMailRoutes } from './mail.routes.js';
 import { adminPushRoutes } from './push.routes.js';
 import { adminOrdersRoutes } from './orders.routes.js';
+import { adminOrderListRoutes } from './order-list.routes.js';
 import { adminSandboxEsimRoutes } from './sandbox-esim.routes.js';
 import { adminJobsRoutes } from './jobs.routes.js';
 import { adminPaymentsRoutes } from './payments.routes.js';
@@ -21,6 +22,7 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
   await app.register(adminPushRoutes);
   await app.register(adminWalletRoutes);
   await app.register(adminOrdersRoutes);
+  await app.register(adminOrderListRoutes);
   await app.register(adminSandboxEsimRoutes);
   await app.register(adminCatalogRoutes);
   await app.register(adminJobsRoutes);
