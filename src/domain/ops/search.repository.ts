@@ -4,8 +4,9 @@ import { accounts, esims, orders, payments } from '../../db/schema/index.js';
 
 /**
  * The operator console's search box (issue 33 O2/O3): one statement per kind of hit, each bounded
- * by `limit`. Every lookup except the name search runs on a unique or plain index; the name
- * search is a bounded scan (no trigram index: the embedded database has no pg_trgm).
+ * by `limit`. Ids, ICCIDs, order numbers and payment references are index lookups; names and
+ * e-mail beginnings scan the accounts table (a pg_trgm index would need the extension loaded on
+ * both databases: not worth it at a reseller's account count).
  */
 
 export interface AccountHit {
