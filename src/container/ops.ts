@@ -1,5 +1,7 @@
 import { createDeadLetter } from '../domain/ops/dead-letter.js';
 import { createMaintenance } from '../domain/ops/maintenance.js';
+import { createConsoleOverview } from '../domain/ops/overview.service.js';
+import { createConsoleSearch } from '../domain/ops/search.service.js';
 import { createRequestLog } from '../domain/requestlog/request-log.js';
 import { createWorker } from '../jobs/worker.js';
 import type { Infrastructure } from './infrastructure.js';
@@ -7,7 +9,8 @@ import type { Payments } from './payments.js';
 
 /**
  * Dead letters, retention, abandoned-payment expiry, daily reconcile, the job worker, and the
- * Partner API request log (buffered; retention purges it).
+ * Partner API request log (buffered; retention purges it); the operator console's search and
+ * overview.
  */
 export function buildOps(infra: Infrastructure, { payments }: Payments) {
   const { config, db, database, clock, queue, log, audit, jobHandlers, startupTasks } = infra;
@@ -34,5 +37,8 @@ export function buildOps(infra: Infrastructure, { payments }: Payments) {
     pollIntervalMs: config.worker.pollIntervalMs,
     stopTimeoutMs: config.shutdownGraceSeconds * 1000,
   });
-  return { deadLetter, maintenance, worker, requestLog };
+  // The operator console's search box and overview (issue 33 O3).
+  const consoleSearch = createConsoleSearch({ db });
+  const consoleOverview = createConsoleOverview({ db, clock });
+  return { deadLetter, maintenance, worker, requestLog, consoleSearch, consoleOverview };
 }

@@ -12,6 +12,8 @@ import { adminSandboxEsimRoutes } from './sandbox-esim.routes.js';
 import { adminJobsRoutes } from './jobs.routes.js';
 import { adminPaymentsRoutes } from './payments.routes.js';
 import { adminPricingRoutes } from './pricing.routes.js';
+import { adminSearchRoutes } from './search.routes.js';
+import { adminOverviewRoutes } from './overview.routes.js';
 
 /** Every operator API route module, one line each. */
 export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
@@ -28,4 +30,6 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
   await app.register(adminJobsRoutes);
   await app.register(adminPaymentsRoutes);
   await app.register(adminPricingRoutes);
+  await app.register(adminSearchRoutes);
+  await app.register(adminOverviewRoutes);
 }

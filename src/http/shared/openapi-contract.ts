@@ -51,6 +51,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
     'The partner console for the members of a partner’s team: /partners/{partnerId}/…, each route allowed to the roles that have its permission.',
   Accounts: 'Customer and partner accounts, their status and wallet adjustments.',
   Audit: 'The audit log of operator actions.',
+  Console:
+    'What the operator console shows first: today’s overview and one search box across accounts, orders, eSIMs and payments.',
   Jobs: 'Background jobs that ran out of retries (dead letters): list, inspect and retry them.',
   Mail: 'Recorded outgoing mail.',
   Push: 'Recorded push notifications, one per device, with the result of each send.',
