@@ -1,6 +1,7 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partnerScope } from '../../../src/http/mobile/partners/scope.js';
+import { installErrorHandling } from '../../../src/http/shared/errors.js';
 import { buildTestApp, type TestApp } from '../../helpers/app.js';
 import { CONSOLE_ROOT, partnerTeam } from './helpers.js';
 
@@ -56,5 +57,26 @@ describe('the partner dashboard scope (/api/v1/partners/{partnerId})', () => {
     await expect(registering).rejects.toThrow(
       /GET \/keys: a partner dashboard route needs config.permission/,
     );
+  });
+
+  it('answers 401 without a session even where a route made its auth optional', async () => {
+    const app = Fastify();
+    app.decorateRequest('auth', null);
+    app.decorateRequest('partnerAccess', null);
+    await app.register(async (scoped) => {
+      installErrorHandling(scoped, 'mobile');
+      scoped.decorate('container', {} as never);
+      await partnerScope(scoped);
+      scoped.get(
+        '/p/:partnerId/x',
+        { config: { permission: 'partner.read', auth: 'optional' } },
+        async () => ({
+          reached: true,
+        }),
+      );
+    });
+    const res = await app.inject({ url: '/p/acc_1/x' });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toMatchObject({ code: 'UNAUTHORIZED' });
   });
 });

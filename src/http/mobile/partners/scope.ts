@@ -1,5 +1,6 @@
 import { Type, type TObject } from '@sinclair/typebox';
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { AppError } from '../../../domain/errors.js';
 import { mobileErrors } from '../../shared/schemas.js';
 
 /** The path parameter every dashboard route of a partner has. */
@@ -58,7 +59,9 @@ export async function partnerScope(app: FastifyInstance): Promise<void> {
   // preValidation, not onRequest: a body that is not JSON or too large is refused (415, 413) like
   // on every other route before the membership is looked up; the schema is checked after it.
   app.addHook('preValidation', async (request) => {
-    if (request.is404 || !request.auth) return;
+    if (request.is404) return;
+    // Never a partner route without a session, even one that set `auth: 'optional'` by mistake.
+    if (!request.auth) throw new AppError('UNAUTHORIZED', 'Missing, invalid or expired session token');
     const { partnerId } = request.params as { partnerId: string };
     const { mode } = request.query as { mode?: string };
     request.partnerAccess = await partners.authorize(
