@@ -98,7 +98,7 @@ describe('web app serving', () => {
     for (const url of [
       '/api/v1/nope',
       '/api/public/v1/nope',
-      '/api/admin/v1/orders',
+      '/api/admin/v1/nope',
       '/api/v9/anything',
       '/assets/missing.js',
       '/webhooks/nope',
