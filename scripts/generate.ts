@@ -1,7 +1,7 @@
 /**
  * Every generated artefact, from one command and in dependency order:
  *   1. openapi/{mobile,partner,admin}.json   from the route schemas      (scripts/dump-openapi.ts)
- *   2. web/src/api/mobile.d.ts                from openapi/mobile.json    (scripts/web-api-types.ts)
+ *   2. web/src/api/{mobile,admin}.d.ts        from openapi/*.json         (scripts/web-api-types.ts)
  *   3. sdk/src/generated/partner.ts           from openapi/partner.json   (sdk: npm run generate)
  *   4. sql/*.sql                              the hot statements' SQL     (scripts/sql-snapshots.ts)
  *
@@ -24,7 +24,7 @@ const steps: Array<{ artefact: string; command: string[]; cwd: string }> = [
     cwd: root,
   },
   {
-    artefact: 'web/src/api/mobile.d.ts',
+    artefact: 'web/src/api/{mobile,admin}.d.ts',
     command: ['npx', 'tsx', 'scripts/web-api-types.ts', ...(check ? ['--check'] : [])],
     cwd: root,
   },

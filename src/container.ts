@@ -8,6 +8,7 @@ import { buildEsimProviders } from './container/esim.js';
 import { buildEvents } from './container/events.js';
 import { buildInfrastructure } from './container/infrastructure.js';
 import { buildOps } from './container/ops.js';
+import { buildOperators } from './container/operators.js';
 import { buildOrders } from './container/orders.js';
 import { buildPartnerConsole } from './container/partners.js';
 import { buildPayments } from './container/payments.js';
@@ -37,6 +38,7 @@ export function createContainer(deps: ContainerDeps) {
   const ops = buildOps(infra, payments);
   const partnerConsole = buildPartnerConsole(infra, { accounts, orders, payments });
   const billing = buildBilling(infra, { ...catalog, ...accounts });
+  const operators = buildOperators(infra);
 
   return {
     ...infra,
@@ -52,6 +54,7 @@ export function createContainer(deps: ContainerDeps) {
     ...ops,
     ...partnerConsole,
     ...billing,
+    ...operators,
     /** The start-up tasks in order (first catalog sync, periodic jobs); the entry points call it. */
     async startup(): Promise<void> {
       for (const task of infra.startupTasks) await task();

@@ -92,6 +92,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorateRequest('partner', null);
   app.decorateRequest('livemode', true);
   app.decorateRequest('partnerAccess', null);
+  app.decorateRequest('operator', null);
 
   // Read before the handlers are installed: the root's 404 answers browsers with the app's page.
   const web = await readWebBuild(config.webDistDir);
@@ -149,7 +150,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(mobileSurface, { prefix: '/api/v1' });
   await app.register(partnerSurface, { prefix: '/api/public/v1' });
-  if (config.adminToken) await app.register(adminSurface, { prefix: '/api/admin/v1' });
+  await app.register(adminSurface, { prefix: '/api/admin/v1' });
   await app.register(inboundWebhooksSurface, { prefix: '/webhooks' });
   if (config.cardProvider === 'sandbox' || config.cryptoProvider === 'sandbox') {
     await app.register(sandboxSurface, { prefix: '/sandbox' });

@@ -2,6 +2,8 @@ import type { Container } from '../container.js';
 import type { KeyHolder } from '../domain/accounts/api-keys.js';
 import type { PartnerAccess } from '../domain/partners/partners.service.js';
 import type { PartnerPermission } from '../domain/partners/roles.js';
+import type { OperatorIdentity } from '../domain/operators/operator-sessions.js';
+import type { OperatorPermission } from '../domain/operators/roles.js';
 import type { Account } from '../domain/sessions/sessions.service.js';
 
 export interface MobileAuth {
@@ -26,6 +28,8 @@ declare module 'fastify' {
      * role on that partner; `livemode` then follows the `mode` query parameter (default live).
      */
     partnerAccess: PartnerAccess | null;
+    /** Operator API: the console operator of the session cookie, or TOKEN_OPERATOR for ADMIN_TOKEN. */
+    operator: OperatorIdentity | null;
   }
   interface FastifyContextConfig {
     /** Mobile routes: 'required' (default) answers 401 without a session; 'optional' and 'none' do not. */
@@ -43,5 +47,10 @@ declare module 'fastify' {
     catalogRead?: boolean;
     /** Routes under /api/v1/partners/{partnerId}/: what the member's role must allow (required there). */
     permission?: PartnerPermission;
+    /**
+     * Operator API routes (required there): what the operator's role must allow; `signed-in` for
+     * any operator, `public` for sign-in and enrolment (src/http/admin/index.ts).
+     */
+    operatorPermission?: OperatorPermission | 'signed-in' | 'public';
   }
 }

@@ -37,7 +37,8 @@ export type ClientPage =
   | 'privacy'
   | 'refund-policy'
   | 'contact'
-  | 'guest-ticket';
+  | 'guest-ticket'
+  | 'admin';
 
 export interface ClientPath {
   /** React Router / Fastify pattern (`:name` parameters). */
@@ -53,11 +54,16 @@ export interface ClientPath {
    * search index.
    */
   readonly capability?: boolean;
+  /**
+   * The operator console (issue 33): its own bundle, frame and sign-in (web/src/admin/), outside
+   * the storefront's layout; never indexed.
+   */
+  readonly operator?: boolean;
 }
 
 /** Pages search engines may index: public content, not accounts and not capability links. */
 export function indexable(path: ClientPath): boolean {
-  return !path.signedIn && !path.capability;
+  return !path.signedIn && !path.capability && !path.operator;
 }
 
 export const CLIENT_PATHS: readonly ClientPath[] = [
@@ -135,4 +141,8 @@ export const CLIENT_PATHS: readonly ClientPath[] = [
     capability: true,
     example: '/support/guest/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
   },
+  // The operator console (issue 33): one entry for all its pages, which it routes itself
+  // (web/src/admin/sections.tsx).
+  { path: '/admin', page: 'admin', signedIn: false, operator: true, example: '/admin' },
+  { path: '/admin/*', page: 'admin', signedIn: false, operator: true, example: '/admin/orders' },
 ];

@@ -23,7 +23,12 @@ export type IdPrefix =
   | 'fx'
   | 'push'
   /** An invitation to a partner's team (issue 32 C4). */
-  | 'pinv';
+  | 'pinv'
+  /** Issue 33: an operator, a console session, an enrolment link, a recovery code. */
+  | 'opr'
+  | 'ops'
+  | 'oen'
+  | 'orc';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(20)}`;

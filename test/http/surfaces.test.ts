@@ -62,14 +62,14 @@ describe('surfaces, errors and operational endpoints', () => {
 });
 
 describe('admin surface without ADMIN_TOKEN', () => {
-  it('does not exist', async () => {
+  it('accepts no bearer token (401): only signed-in operators', async () => {
     const t = await buildTestApp({ env: { ADMIN_TOKEN: undefined } });
     try {
       const res = await t.app.inject({
         url: '/api/admin/v1/accounts',
         headers: { authorization: 'Bearer x' },
       });
-      expect(res.statusCode).toBe(404);
+      expect(res.statusCode).toBe(401);
     } finally {
       await t.close();
     }

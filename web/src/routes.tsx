@@ -53,21 +53,31 @@ const PAGES: Record<ClientPage, Pick<RouteObject, 'element' | 'lazy'>> = {
   'refund-policy': lazyPage(async () => ({ default: (await import('./pages/Legal')).RefundPolicy })),
   contact: lazyPage(() => import('./pages/Contact')),
   'guest-ticket': lazyPage(() => import('./pages/GuestTicket')),
+  // The operator console is one chunk of its own (its pages are further chunks inside it).
+  admin: lazyPage(() => import('./admin/AdminApp')),
 };
 
 function route(path: string, page: ClientPage): RouteObject {
   return path === '/' ? { index: true, ...PAGES[page] } : { path: path.slice(1), ...PAGES[page] };
 }
 
+const storefrontPaths = CLIENT_PATHS.filter((p) => !p.operator);
+
 export const routes: RouteObject[] = [
+  // The console has its own frame, not the storefront's header and footer; it routes its own pages
+  // below /admin/* (web/src/admin/sections.tsx), so only the splat entry is a route here.
+  ...CLIENT_PATHS.filter((p) => p.operator && p.path.endsWith('/*')).map((p) => ({
+    ...route(p.path, p.page),
+    errorElement: <RouteError />,
+  })),
   {
     element: <Layout />,
     errorElement: <RouteError />,
     children: [
-      ...CLIENT_PATHS.filter((p) => !p.signedIn).map((p) => route(p.path, p.page)),
+      ...storefrontPaths.filter((p) => !p.signedIn).map((p) => route(p.path, p.page)),
       {
         element: <RequireAuth />,
-        children: CLIENT_PATHS.filter((p) => p.signedIn).map((p) => route(p.path, p.page)),
+        children: storefrontPaths.filter((p) => p.signedIn).map((p) => route(p.path, p.page)),
       },
       { path: '*', element: <NotFound /> },
     ],

@@ -13,3 +13,4 @@ export * from './autotopup.js';
 export * from './partners.js';
 export * from './request-log.js';
 export * from './statements.js';
+export * from './operators.js';

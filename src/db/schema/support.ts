@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { accounts, ts } from './accounts.js';
+import { operators } from './operators.js';
 
 export const supportTickets = pgTable(
   'support_tickets',
@@ -25,6 +26,8 @@ export const supportTickets = pgTable(
     /** Opened by the service itself (for example after a fulfillment failure). */
     systemCreated: boolean('system_created').notNull().default(false),
     orderId: text('order_id'),
+    /** The operator who owns the ticket in the console's inbox (issue 33); null when unassigned. */
+    assignedOperatorId: text('assigned_operator_id').references(() => operators.id),
     /** Messages so far; bumping it row-locks the ticket, so concurrent replies get distinct positions. */
     messageCount: integer('message_count').notNull().default(0),
     createdAt: ts('created_at').notNull(),
@@ -41,6 +44,8 @@ export const supportTickets = pgTable(
     index('support_tickets_account_list_idx').on(t.accountId, t.updatedAt, t.id),
     index('support_tickets_status_list_idx').on(t.status, t.updatedAt, t.id),
     index('support_tickets_list_idx').on(t.updatedAt, t.id),
+    /** "Assigned to me" in the console's inbox. */
+    index('support_tickets_assignee_list_idx').on(t.assignedOperatorId, t.updatedAt, t.id),
     /** At most one system ticket per order: repeated fulfillment failures add to it. */
     uniqueIndex('support_tickets_system_order_idx')
       .on(t.orderId)
@@ -57,6 +62,10 @@ export const ticketMessages = pgTable(
       .references(() => supportTickets.id),
     author: text('author', { enum: ['customer', 'staff', 'system'] }).notNull(),
     message: text('message').notNull(),
+    /** An operator's internal note (issue 33): listed in the console only, never to the customer. */
+    internal: boolean('internal').notNull().default(false),
+    /** The operator who wrote a staff reply or note; null for the admin token and older messages. */
+    operatorId: text('operator_id').references(() => operators.id),
     /** 1-based position in the thread: orders it even when two messages share a millisecond. */
     position: integer('position').notNull(),
     createdAt: ts('created_at').notNull(),

@@ -3,6 +3,7 @@ import type { Db, DbOrTx } from '../../db/client.js';
 import { keysetAfter, type KeyValue } from '../../db/keyset.js';
 import { auditLog } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
+import { currentActor } from '../../lib/actor-context.js';
 import { newId } from '../../lib/ids.js';
 
 export interface AuditEntry {
@@ -14,7 +15,10 @@ export interface AuditEntry {
   before?: unknown;
   after?: unknown;
   requestId?: string;
-  /** `token`, `account:<id>`, `api_key` or `system` (see audit_log.actor). */
+  /**
+   * `token`, `operator:<id>`, `account:<id>`, `api_key` or `system` (see audit_log.actor); by
+   * default the actor of the request in progress (src/lib/actor-context.ts).
+   */
   actor?: string;
   /** A partner's own change: listed in that partner's dashboard audit log (issue 32 C4). */
   partnerId?: string;
@@ -35,7 +39,7 @@ export function createAuditService(deps: { db: Db; clock: Clock }) {
         before: entry.before ?? null,
         after: entry.after ?? null,
         requestId: entry.requestId ?? null,
-        actor: entry.actor ?? null,
+        actor: entry.actor ?? currentActor() ?? null,
         partnerId: entry.partnerId ?? null,
         createdAt: deps.clock.now(),
       });

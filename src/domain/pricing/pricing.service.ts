@@ -87,7 +87,6 @@ export function createPricingService(deps: {
         targetId: accountId,
         before: current.rule ? presentRule(current.rule, current.updatedAt) : null,
         after: next ? presentRule(next, now) : null,
-        actor: 'token',
         partnerId: accountId,
         ...(requestId ? { requestId } : {}),
       });

@@ -43,6 +43,7 @@ export async function adminAccountRoutes(app: FastifyInstance): Promise<void> {
   r.get(
     '/accounts',
     {
+      config: { operatorPermission: 'read' },
       schema: {
         operationId: 'listAccounts',
         tags: ['Accounts'],
@@ -72,6 +73,7 @@ export async function adminAccountRoutes(app: FastifyInstance): Promise<void> {
   r.patch(
     '/accounts/:id',
     {
+      config: { operatorPermission: 'accounts.manage' },
       schema: {
         operationId: 'updateAccount',
         tags: ['Accounts'],

@@ -36,6 +36,7 @@ export async function auditRoutes(app: FastifyInstance): Promise<void> {
   app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/audit',
     {
+      config: { operatorPermission: 'read' },
       schema: {
         operationId: 'listAuditEntries',
         tags: ['Audit'],

@@ -81,6 +81,7 @@ export async function adminCatalogRoutes(app: FastifyInstance): Promise<void> {
   r.get(
     '/plans',
     {
+      config: { operatorPermission: 'read' },
       schema: {
         operationId: 'listPlans',
         tags: ['Catalog'],
@@ -113,6 +114,7 @@ export async function adminCatalogRoutes(app: FastifyInstance): Promise<void> {
   r.patch(
     '/plans/:id',
     {
+      config: { operatorPermission: 'catalog.write' },
       schema: {
         operationId: 'updatePlan',
         tags: ['Catalog'],
@@ -156,6 +158,7 @@ export async function adminCatalogRoutes(app: FastifyInstance): Promise<void> {
   r.put(
     '/exchange-rates',
     {
+      config: { operatorPermission: 'catalog.write' },
       schema: {
         operationId: 'setExchangeRates',
         tags: ['Catalog'],

@@ -69,6 +69,7 @@ export async function adminJobsRoutes(app: FastifyInstance): Promise<void> {
   r.get(
     '/jobs/failed',
     {
+      config: { operatorPermission: 'read' },
       schema: {
         operationId: 'listJobsFailed',
         tags: ['Jobs'],
@@ -104,6 +105,7 @@ export async function adminJobsRoutes(app: FastifyInstance): Promise<void> {
   r.get(
     '/jobs/:id',
     {
+      config: { operatorPermission: 'read' },
       schema: {
         operationId: 'getJob',
         tags: ['Jobs'],
@@ -118,6 +120,7 @@ export async function adminJobsRoutes(app: FastifyInstance): Promise<void> {
   r.post(
     '/jobs/:id/retry',
     {
+      config: { operatorPermission: 'jobs.retry' },
       schema: {
         operationId: 'retryJob',
         tags: ['Jobs'],

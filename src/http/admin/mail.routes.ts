@@ -45,6 +45,7 @@ export async function adminMailRoutes(app: FastifyInstance): Promise<void> {
   r.get(
     '/mail',
     {
+      config: { operatorPermission: 'read' },
       schema: {
         operationId: 'listMail',
         tags: ['Mail'],

@@ -102,6 +102,7 @@ export async function adminOrderListRoutes(app: FastifyInstance): Promise<void> 
   app.withTypeProvider<TypeBoxTypeProvider>().get(
     '/orders',
     {
+      config: { operatorPermission: 'read' },
       schema: {
         operationId: 'listOrders',
         tags: ['Orders'],

@@ -93,6 +93,7 @@ export async function adminOrdersRoutes(app: FastifyInstance): Promise<void> {
   r.get(
     '/orders/:id',
     {
+      config: { operatorPermission: 'read' },
       schema: {
         operationId: 'getOrder',
         tags: ['Orders'],
@@ -109,6 +110,7 @@ export async function adminOrdersRoutes(app: FastifyInstance): Promise<void> {
   r.post(
     '/orders/:id/retry',
     {
+      config: { operatorPermission: 'orders.retry' },
       schema: {
         operationId: 'retryOrder',
         tags: ['Orders'],
@@ -137,6 +139,7 @@ export async function adminOrdersRoutes(app: FastifyInstance): Promise<void> {
   r.post(
     '/orders/:id/refund',
     {
+      config: { operatorPermission: 'refunds' },
       schema: {
         operationId: 'refundOrder',
         tags: ['Orders'],

@@ -96,6 +96,7 @@ export async function adminOverviewRoutes(app: FastifyInstance): Promise<void> {
   r.get(
     '/overview',
     {
+      config: { operatorPermission: 'read' },
       schema: {
         operationId: 'getOverview',
         tags: ['Console'],

@@ -45,6 +45,7 @@ export async function adminPaymentsRoutes(app: FastifyInstance): Promise<void> {
   r.get(
     '/payments/refunds',
     {
+      config: { operatorPermission: 'read' },
       schema: {
         operationId: 'listPendingRefunds',
         tags: ['Payments'],

@@ -23,6 +23,7 @@ export async function adminPricingRoutes(app: FastifyInstance): Promise<void> {
   r.get(
     '/accounts/:id/pricing',
     {
+      config: { operatorPermission: 'read' },
       schema: {
         operationId: 'getAccountPricing',
         tags: ['Accounts'],
@@ -38,6 +39,7 @@ export async function adminPricingRoutes(app: FastifyInstance): Promise<void> {
   r.put(
     '/accounts/:id/pricing',
     {
+      config: { operatorPermission: 'catalog.write' },
       schema: {
         operationId: 'setAccountPricing',
         tags: ['Accounts'],
@@ -68,6 +70,7 @@ export async function adminPricingRoutes(app: FastifyInstance): Promise<void> {
   r.delete(
     '/accounts/:id/pricing',
     {
+      config: { operatorPermission: 'catalog.write' },
       schema: {
         operationId: 'deleteAccountPricing',
         tags: ['Accounts'],

@@ -55,6 +55,7 @@ export async function adminPushRoutes(app: FastifyInstance): Promise<void> {
   r.get(
     '/push',
     {
+      config: { operatorPermission: 'read' },
       schema: {
         operationId: 'listPush',
         tags: ['Push'],

@@ -14,6 +14,7 @@ import { adminPaymentsRoutes } from './payments.routes.js';
 import { adminPricingRoutes } from './pricing.routes.js';
 import { adminSearchRoutes } from './search.routes.js';
 import { adminOverviewRoutes } from './overview.routes.js';
+import { operatorSessionRoutes } from './operator-session.routes.js';
 
 /** Every operator API route module, one line each. */
 export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
@@ -32,4 +33,5 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
   await app.register(adminPricingRoutes);
   await app.register(adminSearchRoutes);
   await app.register(adminOverviewRoutes);
+  await app.register(operatorSessionRoutes);
 }

@@ -51,6 +51,7 @@ export async function adminSandboxEsimRoutes(app: FastifyInstance): Promise<void
   r.post(
     '/sandbox/esim-provider/faults',
     {
+      config: { operatorPermission: 'sandbox.write' },
       schema: {
         operationId: 'setSandboxEsimFaults',
         tags: ['Sandbox'],
@@ -77,6 +78,7 @@ export async function adminSandboxEsimRoutes(app: FastifyInstance): Promise<void
   r.post(
     '/sandbox/esim-provider/usage',
     {
+      config: { operatorPermission: 'sandbox.write' },
       schema: {
         operationId: 'setSandboxEsimUsage',
         tags: ['Sandbox'],
@@ -96,6 +98,7 @@ export async function adminSandboxEsimRoutes(app: FastifyInstance): Promise<void
   r.post(
     '/sandbox/esim-provider/status',
     {
+      config: { operatorPermission: 'sandbox.write' },
       schema: {
         operationId: 'setSandboxEsimStatus',
         tags: ['Sandbox'],
@@ -133,6 +136,7 @@ export async function adminSandboxEsimRoutes(app: FastifyInstance): Promise<void
   r.post(
     '/sandbox/esim-provider/expiry',
     {
+      config: { operatorPermission: 'sandbox.write' },
       schema: {
         operationId: 'setSandboxEsimExpiry',
         tags: ['Sandbox'],

@@ -111,6 +111,7 @@ export async function adminSearchRoutes(app: FastifyInstance): Promise<void> {
   r.get(
     '/search',
     {
+      config: { operatorPermission: 'read' },
       schema: {
         operationId: 'searchConsole',
         tags: ['Console'],

@@ -67,6 +67,7 @@ export async function adminSupportRoutes(app: FastifyInstance): Promise<void> {
   r.get(
     '/tickets',
     {
+      config: { operatorPermission: 'read' },
       schema: {
         operationId: 'listTickets',
         tags: ['Support'],
@@ -95,7 +96,7 @@ export async function adminSupportRoutes(app: FastifyInstance): Promise<void> {
   r.post(
     '/tickets/:id/messages',
     {
-      config: { freeText: ['message'] },
+      config: { operatorPermission: 'tickets.write', freeText: ['message'] },
       schema: {
         operationId: 'replyToTicket',
         tags: ['Support'],
@@ -118,6 +119,7 @@ export async function adminSupportRoutes(app: FastifyInstance): Promise<void> {
   r.patch(
     '/tickets/:id',
     {
+      config: { operatorPermission: 'tickets.write' },
       schema: {
         operationId: 'updateTicket',
         tags: ['Support'],

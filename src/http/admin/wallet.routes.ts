@@ -40,6 +40,7 @@ export async function adminWalletRoutes(app: FastifyInstance): Promise<void> {
       // Runs before the Idempotency-Key hook: an invalid adjustment never claims a key.
       preHandler: async (request) => void adjustmentOf(request.body),
       config: {
+        operatorPermission: 'wallet.adjust',
         freeText: ['reason'],
         // Keys belong to the operator (one principal), so the account is part of the hashed body:
         // the same key for another account is a conflict, not a second adjustment.

@@ -57,6 +57,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Mail: 'Recorded outgoing mail.',
   Push: 'Recorded push notifications, one per device, with the result of each send.',
   Sandbox: 'Controls of the sandbox providers.',
+  Operators:
+    'Named operators of the console: sign-in with a password and a TOTP code, enrolment, roles, invitations and sessions.',
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -82,7 +84,10 @@ const SURFACE_INFO: Record<Surface, { title: string; description: string }> = {
   admin: {
     title: 'eSIM Resale Service — Operator API',
     description:
-      'The operator API under /api/admin/v1, enabled by ADMIN_TOKEN. Errors have the Partner shape.',
+      'The operator API under /api/admin/v1: the operator console (/admin) and scripts. Authenticate as a named ' +
+      'operator (console session cookie; their role decides what they may do) or with ADMIN_TOKEN as a bearer ' +
+      'token (every permission; audited as `token`). Each operation names the permission it needs and the roles ' +
+      'that have it; others get 403 ROLE_FORBIDDEN. Errors have the Partner shape.',
   },
 };
 

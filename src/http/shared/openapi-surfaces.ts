@@ -58,7 +58,14 @@ export const SECURITY_SCHEMES = {
     adminToken: {
       type: 'http',
       scheme: 'bearer',
-      description: 'The operator token (ADMIN_TOKEN) as `Authorization: Bearer <token>`.',
+      description: 'The operator token (ADMIN_TOKEN) as `Authorization: Bearer <token>`, for automation.',
+    },
+    operatorSession: {
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'svc_operator',
+      description:
+        "A named operator's console session (POST /operator/session). State-changing requests must come from the same origin.",
     },
   },
 } as const;
@@ -74,7 +81,8 @@ type Requirement = Array<Record<string, string[]>>;
 /** The OpenAPI `security` of a route of `surface`, from the way that surface authenticates it. */
 export function securityRequirement(surface: Surface, auth: unknown): Requirement {
   const schemes = Object.keys(SECURITY_SCHEMES[surface]).map((name) => ({ [name]: [] as string[] }));
-  if (surface !== 'mobile') return schemes; // every Partner and operator route needs its credential
+  if (surface === 'admin' && auth === 'none') return []; // console sign-in and enrolment
+  if (surface !== 'mobile') return schemes; // every other Partner and operator route needs its credential
   if (auth === 'none') return []; // public: catalog pages, QR images, provider webhooks, login…
   if (auth === 'optional') return [...schemes, {}];
   return schemes;
@@ -88,6 +96,8 @@ export function securityRequirement(surface: Surface, auth: unknown): Requiremen
 export function documentSecurity(surface: Surface): (route: RouteOptions) => void {
   return (route) => {
     if (!route.schema || route.schema.hide) return;
-    route.schema = { ...route.schema, security: securityRequirement(surface, route.config?.auth) };
+    const auth =
+      surface === 'admin' && route.config?.operatorPermission === 'public' ? 'none' : route.config?.auth;
+    route.schema = { ...route.schema, security: securityRequirement(surface, auth) };
   };
 }

@@ -156,12 +156,12 @@ describe('admin accounts and mail', () => {
 });
 
 describe('admin surface without ADMIN_TOKEN', () => {
-  it('answers 404 for accounts and mail', async () => {
+  it('refuses every bearer token (401): only operators sign in', async () => {
     const t = await buildTestApp({ env: { ADMIN_TOKEN: undefined } });
     try {
       for (const url of ['/api/admin/v1/accounts', '/api/admin/v1/mail']) {
         const res = await t.app.inject({ url, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-        expect(res.statusCode).toBe(404);
+        expect(res.statusCode).toBe(401);
       }
     } finally {
       await t.close();

@@ -1,0 +1,32 @@
+import type { FastifyReply } from 'fastify';
+import type { Config } from '../../config/index.js';
+import type { OperatorIdentity } from '../../domain/operators/operator-sessions.js';
+
+/** The console's own cookie: never the customer's `svc_session` (issue 33 O1). */
+export const OPERATOR_COOKIE = 'svc_operator';
+
+/** `ADMIN_TOKEN` acts as an Owner that is nobody in particular; audited as `token`. */
+export const TOKEN_OPERATOR: OperatorIdentity = Object.freeze({
+  id: 'token',
+  email: '',
+  name: 'Admin token',
+  role: 'owner',
+  sessionId: '',
+});
+
+const cookieOptions = (config: Config) => ({
+  httpOnly: true,
+  // Strict: the console is never reached from another site with its session attached.
+  sameSite: 'strict' as const,
+  secure: config.publicBaseUrl.startsWith('https:'),
+  path: '/',
+});
+
+/** A session cookie (no Expires): the server ends it after 12 idle hours, the browser at exit. */
+export function setOperatorCookie(reply: FastifyReply, config: Config, token: string): void {
+  reply.setCookie(OPERATOR_COOKIE, token, cookieOptions(config));
+}
+
+export function clearOperatorCookie(reply: FastifyReply, config: Config): void {
+  reply.clearCookie(OPERATOR_COOKIE, cookieOptions(config));
+}
