@@ -17,6 +17,7 @@ export default tseslint.config(
       'web/dist/',
       'web/e2e/.results/',
       'web/src/api/mobile.d.ts',
+      'web/src/api/admin.d.ts',
     ],
   },
   eslint.configs.recommended,

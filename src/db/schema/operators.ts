@@ -9,31 +9,28 @@ import { ts } from './accounts.js';
 export const OPERATOR_ROLES = ['owner', 'support', 'finance', 'catalog', 'readonly'] as const;
 export type OperatorRole = (typeof OPERATOR_ROLES)[number];
 
-export const operators = pgTable(
-  'operators',
-  {
-    id: text('id').primaryKey(),
-    /** Trimmed and lower-cased. */
-    email: text('email').notNull().unique(),
-    name: text('name').notNull().default(''),
-    role: text('role', { enum: OPERATOR_ROLES }).notNull(),
-    /** INVITED until the enrolment link is used; DISABLED ends every session and refuses sign-in. */
-    status: text('status', { enum: ['INVITED', 'ACTIVE', 'DISABLED'] })
-      .notNull()
-      .default('INVITED'),
-    /** argon2id; null until enrolled. */
-    passwordHash: text('password_hash'),
-    /** The TOTP shared secret (base32); null until enrolled. Never leaves the server after enrolment. */
-    totpSecret: text('totp_secret'),
-    /** The last accepted TOTP time step: a code is accepted once (RFC 6238 §5.2). */
-    totpLastStep: text('totp_last_step'),
-    /** `operator:<id>`, `token` or `cli` (who created this operator). */
-    createdBy: text('created_by').notNull(),
-    createdAt: ts('created_at').notNull(),
-    enrolledAt: ts('enrolled_at'),
-    lastSignInAt: ts('last_sign_in_at'),
-  },
-);
+export const operators = pgTable('operators', {
+  id: text('id').primaryKey(),
+  /** Trimmed and lower-cased. */
+  email: text('email').notNull().unique(),
+  name: text('name').notNull().default(''),
+  role: text('role', { enum: OPERATOR_ROLES }).notNull(),
+  /** INVITED until the enrolment link is used; DISABLED ends every session and refuses sign-in. */
+  status: text('status', { enum: ['INVITED', 'ACTIVE', 'DISABLED'] })
+    .notNull()
+    .default('INVITED'),
+  /** argon2id; null until enrolled. */
+  passwordHash: text('password_hash'),
+  /** The TOTP shared secret (base32); null until enrolled. Never leaves the server after enrolment. */
+  totpSecret: text('totp_secret'),
+  /** The last accepted TOTP time step: a code is accepted once (RFC 6238 §5.2). */
+  totpLastStep: text('totp_last_step'),
+  /** `operator:<id>`, `token` or `cli` (who created this operator). */
+  createdBy: text('created_by').notNull(),
+  createdAt: ts('created_at').notNull(),
+  enrolledAt: ts('enrolled_at'),
+  lastSignInAt: ts('last_sign_in_at'),
+});
 
 /** A one-time enrolment link (`/admin/enrol#<token>`): its SHA-256 is kept; valid 24 hours. */
 export const operatorEnrolments = pgTable(
