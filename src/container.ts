@@ -35,7 +35,7 @@ export function createContainer(deps: ContainerDeps) {
   const orders = buildOrders(infra, { events, esim, catalog, accounts, payments });
   const autoTopUp = buildAutoTopUp(infra, { events, catalog, orders });
   const webhooks = buildWebhooks(infra, events);
-  const ops = buildOps(infra, payments);
+  const ops = buildOps(infra, { payments, orders, push });
   const partnerConsole = buildPartnerConsole(infra, { accounts, orders, payments });
   const billing = buildBilling(infra, { ...catalog, ...accounts });
   const operators = buildOperators(infra);

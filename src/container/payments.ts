@@ -33,7 +33,7 @@ export function buildPayments(infra: Infrastructure, { partnerEvents }: Events, 
     appUrlSchemes: config.appUrlSchemes,
     queue,
   });
-  const paymentRefunds = createPaymentRefunds({ db, clock, log, providers: paymentProviders });
+  const paymentRefunds = createPaymentRefunds({ db, clock, log, audit, providers: paymentProviders });
   paymentRefunds.registerJobs(jobHandlers);
   payments.registerJobs(jobHandlers);
   return { wallet, paymentProviders, payments, paymentRefunds };

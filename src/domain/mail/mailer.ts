@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt } from 'drizzle-orm';
 import { createRequire } from 'node:module';
 import type nodemailer from 'nodemailer';
 import type { Db } from '../../db/client.js';
@@ -35,6 +35,11 @@ export interface Mailer {
   send(message: MailMessage): Promise<MailRecord>;
   /** Newest first (created_at, id); `after`: keyset position [createdAt, id] (cursor pagination). */
   list(filter: { to?: string | undefined } & KeysetPage): Promise<MailRecord[]>;
+  /**
+   * Messages to any of `to` recorded in [from, until), oldest first, at most `limit`: the
+   * candidates of an order's timeline (on mail_outbox_to_list_idx), which picks its own.
+   */
+  listTo(filter: { to: string[]; from: Date; until: Date; limit: number }): Promise<MailRecord[]>;
 }
 
 export function createMailer(deps: {
@@ -126,6 +131,23 @@ export function createMailer(deps: {
           ),
         )
         .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id))
+        .limit(limit);
+    },
+
+    async listTo({ to, from, until, limit }) {
+      const recipients = [...new Set(to.map((r) => r.trim().toLowerCase()).filter(Boolean))];
+      if (recipients.length === 0) return [];
+      return deps.db
+        .select()
+        .from(mailOutbox)
+        .where(
+          and(
+            inArray(mailOutbox.to, recipients),
+            gte(mailOutbox.createdAt, from),
+            lt(mailOutbox.createdAt, until),
+          ),
+        )
+        .orderBy(asc(mailOutbox.createdAt), asc(mailOutbox.id))
         .limit(limit);
     },
   };

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, or } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { keysetAfter, type KeyValue } from '../../db/keyset.js';
 import { isUniqueViolation } from '../../db/errors.js';
@@ -24,6 +24,25 @@ export function createDeadLetter(deps: { db: Db; clock: Clock; audit: AuditServi
 
   return {
     get,
+
+    /**
+     * The jobs under these dedupe keys that are not simply done: pending or running (what happens
+     * next), failed (a dead letter) or handled (gave up, dealt with). Oldest first. On
+     * jobs_claim_idx: done jobs, the bulk of the table, are not read.
+     */
+    async openUnder(dedupeKeys: string[]): Promise<Job[]> {
+      if (dedupeKeys.length === 0) return [];
+      return db
+        .select()
+        .from(jobs)
+        .where(
+          and(
+            inArray(jobs.status, ['pending', 'running', 'failed', 'handled']),
+            inArray(jobs.dedupeKey, dedupeKeys),
+          ),
+        )
+        .orderBy(asc(jobs.createdAt), asc(jobs.id));
+    },
 
     /** Newest failure first; `before` is the id of the last job of the previous page. */
     async list(filter: {

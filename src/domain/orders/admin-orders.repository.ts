@@ -1,7 +1,7 @@
-import { and, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { keysetAfter, type KeysetPage } from '../../db/keyset.js';
-import { accounts, orders } from '../../db/schema/index.js';
+import { accounts, fulfillmentAttempts, orders } from '../../db/schema/index.js';
 import type { OrderChannel } from './order-numbers.js';
 import type { OrderRow, OrderStatus, PaymentMethod } from './ports.js';
 
@@ -14,6 +14,8 @@ export interface AdminOrderFilters {
   paymentMethod?: PaymentMethod | undefined;
   mode: OrderListMode;
   accountId?: string | undefined;
+  /** Only orders with at least one failed fulfillment attempt (retried or not). */
+  failed?: boolean | undefined;
   /** created_at at or after. */
   from?: Date | undefined;
   /** created_at before. */
@@ -41,6 +43,10 @@ export function createAdminOrdersRepository(db: Db) {
         filters.channel ? eq(orders.channel, filters.channel) : undefined,
         filters.paymentMethod ? eq(orders.paymentMethod, filters.paymentMethod) : undefined,
         filters.accountId ? eq(orders.accountId, filters.accountId) : undefined,
+        // On fulfillment_attempts_order_idx, per order along the walk.
+        filters.failed
+          ? sql`exists (select 1 from ${fulfillmentAttempts} where ${fulfillmentAttempts.orderId} = ${orders.id} and ${fulfillmentAttempts.outcome} = 'failure')`
+          : undefined,
         filters.from ? gte(orders.createdAt, filters.from) : undefined,
         filters.to ? lt(orders.createdAt, filters.to) : undefined,
         page.after ? keysetAfter([orders.createdAt, orders.id], page.after, 'desc') : undefined,
@@ -53,6 +59,16 @@ export function createAdminOrdersRepository(db: Db) {
         .orderBy(desc(orders.createdAt), desc(orders.id));
       const rows = page.limit === undefined ? await query : await query.limit(page.limit);
       return rows.map((r) => ({ ...r.order, accountEmail: r.accountEmail }));
+    },
+
+    /** One order with its buyer's e-mail (an order's timeline looks for mail sent to it). */
+    async findWithEmail(orderId: string): Promise<AdminOrderListRow | undefined> {
+      const [row] = await db
+        .select({ order: orders, accountEmail: accounts.email })
+        .from(orders)
+        .innerJoin(accounts, eq(accounts.id, orders.accountId))
+        .where(eq(orders.id, orderId));
+      return row ? { ...row.order, accountEmail: row.accountEmail } : undefined;
     },
   };
 }

@@ -5,6 +5,8 @@ import type { JobHandlers } from '../../jobs/worker.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
 import type { PaymentProviders } from '../../providers/payments/registry.js';
+import type { AuditService } from '../audit/audit.service.js';
+import { AppError } from '../errors.js';
 import { PAYMENT_REFUND_JOB, type PaymentRecord } from './settlement.js';
 
 /** Payments an operator must look at: refunds the provider could not make (issue 28 H8). */
@@ -28,6 +30,8 @@ export function createPaymentRefunds(deps: {
   clock: Clock;
   log: Logger;
   providers: PaymentProviders;
+  /** Records an operator's closing of a manual refund (optional for narrow tests). */
+  audit?: AuditService;
 }) {
   const { db, clock, log } = deps;
 
@@ -93,6 +97,43 @@ export function createPaymentRefunds(deps: {
         .where(inArray(payments.status, REFUND_TASK_STATUSES))
         .orderBy(desc(payments.updatedAt), desc(payments.id))
         .limit(limit);
+    },
+
+    /**
+     * An operator paid a `refund_manual` payment back by hand (in the provider's dashboard, by
+     * bank transfer…): the payment becomes `refunded`, with the operator's note kept on it, and an
+     * audit row says who closed it, in one transaction. 404 PAYMENT_NOT_FOUND for an unknown payment;
+     * 409 INVALID_STATE for any other status (a `refund_pending` one is still the job's).
+     */
+    async closeManual(paymentId: string, note: string, requestId?: string): Promise<PaymentRecord> {
+      return db.transaction(async (tx) => {
+        const [before] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update');
+        if (!before) throw new AppError('PAYMENT_NOT_FOUND', 'Payment not found');
+        if (before.status !== 'refund_manual')
+          throw new AppError(
+            'INVALID_STATE',
+            `Only a refund_manual payment can be closed; this one is ${before.status}`,
+          );
+        const now = clock.now();
+        const [closed] = await tx
+          .update(payments)
+          .set({
+            status: 'refunded',
+            providerData: { ...before.providerData, manualRefund: { note, closedAt: now.toISOString() } },
+            updatedAt: now,
+          })
+          .where(eq(payments.id, paymentId))
+          .returning();
+        await deps.audit?.record(tx, {
+          action: 'payment.refund.close',
+          targetType: 'payment',
+          targetId: paymentId,
+          before: { status: before.status },
+          after: { status: 'refunded', note },
+          requestId,
+        });
+        return closed!;
+      });
     },
   };
 }

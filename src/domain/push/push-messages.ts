@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { keysetAfter, type KeysetPage } from '../../db/keyset.js';
 import { pushMessages } from '../../db/schema/index.js';
@@ -68,5 +68,27 @@ export async function listPushes(
       ),
     )
     .orderBy(desc(pushMessages.createdAt), desc(pushMessages.id))
+    .limit(limit);
+}
+
+/**
+ * The account's pushes recorded in [from, until), oldest first, at most `limit`
+ * (push_messages_account_list_idx): the candidates of an order's timeline, which picks its own.
+ */
+export async function listAccountPushesBetween(
+  db: Db,
+  { accountId, from, until, limit }: { accountId: string; from: Date; until: Date; limit: number },
+): Promise<PushRecord[]> {
+  return db
+    .select()
+    .from(pushMessages)
+    .where(
+      and(
+        eq(pushMessages.accountId, accountId),
+        gte(pushMessages.createdAt, from),
+        lt(pushMessages.createdAt, until),
+      ),
+    )
+    .orderBy(asc(pushMessages.createdAt), asc(pushMessages.id))
     .limit(limit);
 }

@@ -10,6 +10,7 @@ import type { PushPort } from '../alerts/ports.js';
 import { accountDevices, findDevice, removeGoneDevice, type PushDevice } from '../devices/devices.service.js';
 import {
   findPush,
+  listAccountPushesBetween,
   listPushes,
   recordPushes,
   seenDedupeKey,
@@ -169,6 +170,9 @@ export function createPushService(deps: {
     toAccount,
     /** Newest first; `accountId` filters (GET /api/admin/v1/push). */
     list: (filter: { accountId?: string | undefined } & KeysetPage) => listPushes(db, filter),
+    /** The account's pushes in [from, until), oldest first (an order's timeline). */
+    listBetween: (filter: { accountId: string; from: Date; until: Date; limit: number }) =>
+      listAccountPushesBetween(db, filter),
     jobs,
     async close(): Promise<void> {
       await Promise.all([senders.fcm?.close(), senders.apns?.close(), senders.webPush.close()]);

@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { keysetAfter, type KeyValue } from '../../db/keyset.js';
 import { accounts, walletTransactions } from '../../db/schema/index.js';
@@ -7,7 +7,7 @@ import type { AuditService } from '../audit/audit.service.js';
 import type { WalletColumns } from '../events/partner-objects.js';
 import { AppError } from '../errors.js';
 import type { LedgerObserver } from './ledger.js';
-import { postAdjustment } from './postings.js';
+import { ledgerReference, postAdjustment } from './postings.js';
 
 export type WalletTransaction = typeof walletTransactions.$inferSelect;
 
@@ -85,6 +85,20 @@ export function createWalletService(deps: {
         .from(walletTransactions)
         .where(and(eq(walletTransactions.accountId, accountId), eq(walletTransactions.livemode, livemode)))
         .orderBy(desc(walletTransactions.createdAt), desc(walletTransactions.seq));
+    },
+
+    /** The order's purchase and refund postings, oldest first (on the unique reference). */
+    async transactionsOfOrder(orderId: string): Promise<WalletTransaction[]> {
+      return db
+        .select()
+        .from(walletTransactions)
+        .where(
+          inArray(walletTransactions.reference, [
+            ledgerReference.purchase(orderId),
+            ledgerReference.refund(orderId),
+          ]),
+        )
+        .orderBy(asc(walletTransactions.createdAt), asc(walletTransactions.seq));
     },
 
     /**

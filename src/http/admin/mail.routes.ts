@@ -2,6 +2,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { MailRecord } from '../../domain/mail/mailer.js';
+import { hasSecrets, redactSecrets } from '../../domain/mail/redact.js';
+import { revealsSecrets } from './order-timeline.routes.js';
 import { defineList, NextCursorSchema, pageQuery } from '../shared/pagination.js';
 import { adminErrors, IsoDate, Nullable } from '../shared/schemas.js';
 
@@ -23,6 +25,12 @@ const MailMessageSchema = Type.Object(
     ),
     status: Type.Union([Type.Literal('recorded'), Type.Literal('sent'), Type.Literal('failed')], {
       description: 'recorded (outbox only), sent (delivered by SMTP) or failed',
+    }),
+    error: Nullable(Type.String({ description: 'Why the SMTP delivery failed' })),
+    sentAt: Nullable(IsoDate),
+    redacted: Type.Boolean({
+      description:
+        'true: `text` and `html` carry credentials (sign-in, reset, enrolment, install or ticket links and codes), shown as [redacted] because the caller lacks `secrets.read`',
     }),
     createdAt: IsoDate,
   },
@@ -51,7 +59,8 @@ export async function adminMailRoutes(app: FastifyInstance): Promise<void> {
         tags: ['Mail'],
         summary: 'Recorded mail',
         description:
-          'Every message of the outbox, newest first (the newest 100 without `limit` and `cursor`; with them one page, the next in the `Link` header and `nextCursor`); `to` filters by recipient.',
+          'Every message of the outbox, newest first (the newest 100 without `limit` and `cursor`; with them one page, the next in the `Link` header and `nextCursor`); `to` filters by recipient. ' +
+          'Without `secrets.read` (every role but Owner; the admin token has it) every token-like run in `text` and `html` (20+ URL-safe characters that look random: the links and codes of password resets, operator enrolments, partner invitations, guest tickets, eSIM installs) is replaced by `[redacted]` and `redacted` is true.',
         querystring: pageQuery({ to: Type.Optional(Type.String({ maxLength: 320 })) }),
         response: {
           200: Type.Object({
@@ -67,18 +76,25 @@ export async function adminMailRoutes(app: FastifyInstance): Promise<void> {
       const page = mailList.plan([to], request.query);
       const rows = await mailer.list({ to, limit: page.take, after: page.after });
       const { items, nextCursor } = page.finish(request, reply, rows);
+      const reveal = revealsSecrets(request);
       return {
         ...(page.paged ? { nextCursor } : {}),
-        messages: items.map((m) => ({
-          id: m.id,
-          to: m.to,
-          subject: m.subject,
-          text: m.text,
-          html: m.html,
-          attachments: m.attachments ?? [],
-          status: m.status,
-          createdAt: m.createdAt.toISOString(),
-        })),
+        messages: items.map((m) => {
+          const redacted = !reveal && (hasSecrets(m.text) || (m.html !== null && hasSecrets(m.html)));
+          return {
+            id: m.id,
+            to: m.to,
+            subject: m.subject,
+            text: redacted ? redactSecrets(m.text) : m.text,
+            html: redacted && m.html !== null ? redactSecrets(m.html) : m.html,
+            attachments: m.attachments ?? [],
+            status: m.status,
+            error: m.error,
+            sentAt: m.sentAt?.toISOString() ?? null,
+            redacted,
+            createdAt: m.createdAt.toISOString(),
+          };
+        }),
       };
     },
   );

@@ -60,6 +60,12 @@ const ListQuery = pageQuery({
     }),
   ),
   accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'One account' })),
+  failed: Type.Optional(
+    Type.Boolean({
+      description:
+        'true: only orders with at least one failed fulfillment attempt (retried or not, whatever their state now): the overview’s fulfilment failures',
+    }),
+  ),
   from: Type.Optional({ ...IsoDate, description: 'Only orders created at or after this time' }),
   to: Type.Optional({ ...IsoDate, description: 'Only orders created before this time' }),
 });
@@ -110,7 +116,7 @@ export async function adminOrderListRoutes(app: FastifyInstance): Promise<void> 
         description:
           'Orders of every account, newest first, 25 a page (`limit` 1 to 100); the next page in ' +
           '`nextCursor` and the `Link` header, null on the last. Filters combine: `status`, ' +
-          '`channel`, `paymentMethod`, `accountId`, `from` (included) and `to` (excluded) on the ' +
+          '`channel`, `paymentMethod`, `accountId`, `failed`, `from` (included) and `to` (excluded) on the ' +
           'creation time, and `mode` (live orders unless `test` or `all`). A cursor only works with ' +
           'the filters it came with; `from` after `to` → 400 VALIDATION_ERROR.',
         querystring: ListQuery,
@@ -159,14 +165,24 @@ export async function adminOrderListRoutes(app: FastifyInstance): Promise<void> 
     },
     async (request, reply) => {
       const { status, channel, paymentMethod, accountId } = request.query;
+      const failed = request.query.failed === true ? true : undefined;
       const mode = request.query.mode ?? 'live';
       const from = dateOf(`from`, request.query.from);
       const to = dateOf('to', request.query.to);
       if (from && to && from.getTime() > to.getTime()) throw badRange(`from`, 'must not be after to');
-      const scope = [status, channel, paymentMethod, mode, accountId, iso(from ?? null), iso(to ?? null)];
+      const scope = [
+        status,
+        channel,
+        paymentMethod,
+        mode,
+        accountId,
+        iso(from ?? null),
+        iso(to ?? null),
+        failed,
+      ];
       const page = orderList.plan(scope, request.query);
       const rows = await orderAdmin.list(
-        { status, channel, paymentMethod, mode, accountId, from, to },
+        { status, channel, paymentMethod, mode, accountId, failed, from, to },
         { limit: page.take, after: page.after },
       );
       const { items, nextCursor } = page.finish(request, reply, rows);

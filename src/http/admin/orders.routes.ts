@@ -139,14 +139,33 @@ export async function adminOrdersRoutes(app: FastifyInstance): Promise<void> {
   r.post(
     '/orders/:id/refund',
     {
-      config: { operatorPermission: 'refunds' },
+      config: {
+        operatorPermission: 'refunds',
+        // Keys belong to the operator API (one principal, as for wallet adjustments), so the order
+        // is part of the hashed request: the same key for another order is a conflict.
+        idempotency: {
+          scope: 'admin.order-refunds',
+          principal: () => 'admin',
+          fingerprint: (request) => ({ orderId: (request.params as { id: string }).id }),
+        },
+      },
       schema: {
         operationId: 'refundOrder',
         tags: ['Orders'],
         summary: 'Abandon fulfillment and refund the order to the wallet',
         description:
-          'Only PROCESSING orders: the amount is credited back (wallet transaction kind refund) and the order becomes REFUNDED, with an audit row, in one transaction. A second call, or any other state, → 409 INVALID_STATE.',
+          'Only PROCESSING orders: the amount is credited back (wallet transaction kind refund) and the order becomes REFUNDED, with an audit row (`order.refund`, before and after), in one transaction. A second call, or any other state, → 409 INVALID_STATE. ' +
+          'Send an Idempotency-Key to make a retried click safe: the same key for the same order within 24 h answers the first response again (200, not 409); the same key for another order → 409 IDEMPOTENCY_KEY_REUSED.',
         params,
+        headers: Type.Object({
+          'idempotency-key': Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: 255,
+              description: 'Optional; makes a retried refund answer once',
+            }),
+          ),
+        }),
         response: { 200: OrderEnvelope, ...adminErrors(404, 409) },
       },
     },

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../domain/errors.js';
 import type { PaymentRecord } from '../../domain/payments/payments.service.js';
 import { adminErrors, IsoDate, Nullable } from '../shared/schemas.js';
 
@@ -10,7 +11,7 @@ const RefundTaskSchema = Type.Object(
     accountId: Type.String({ description: 'The deleted account the payment was made for' }),
     status: Type.String({
       description:
-        '`refund_manual`: the provider cannot refund through its API (Cryptomus) or refusing kept failing; refund the payer yourself. `refund_pending`: the automatic refund is still being tried.',
+        '`refund_manual`: the provider cannot refund through its API (Cryptomus) or refusing kept failing; refund the payer yourself, then close it (POST /payments/refunds/{id}/close). `refund_pending`: the automatic refund is still being tried. `refunded`: done (only in the answer of the close).',
     }),
     method: Type.String({ description: 'card | crypto' }),
     provider: Type.String(),
@@ -56,5 +57,33 @@ export async function adminPaymentsRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async () => ({ refunds: (await paymentRefunds.listTasks()).map(present) }),
+  );
+
+  r.post(
+    '/payments/refunds/:id/close',
+    {
+      config: { operatorPermission: 'refunds', freeText: ['note'] },
+      schema: {
+        operationId: 'closeManualRefund',
+        tags: ['Payments'],
+        summary: 'Mark a manual refund as done',
+        description:
+          'After paying a `refund_manual` payment back by hand (the provider’s dashboard, a bank transfer), record it: the payment becomes `refunded` and leaves GET /payments/refunds; the note (what was done, a reference) is kept on the payment and in the audit row (`payment.refund.close`, before and after). Any other status → 409 INVALID_STATE (a `refund_pending` refund is still being tried by the service); an unknown id → 404.',
+        params: Type.Object({ id: Type.String({ maxLength: 100 }) }),
+        body: Type.Object({
+          note: Type.String({
+            minLength: 1,
+            maxLength: 500,
+            description: 'How the payer was refunded, e.g. the transfer or provider reference',
+          }),
+        }),
+        response: { 200: Type.Object({ refund: RefundTaskSchema }), ...adminErrors(404, 409) },
+      },
+    },
+    async (request) => {
+      const note = request.body.note.trim();
+      if (!note) throw new AppError('VALIDATION_ERROR', 'note must not be blank', { field: 'note' });
+      return { refund: present(await paymentRefunds.closeManual(request.params.id, note, request.id)) };
+    },
   );
 }

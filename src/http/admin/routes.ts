@@ -8,6 +8,8 @@ import { adminMailRoutes } from './mail.routes.js';
 import { adminPushRoutes } from './push.routes.js';
 import { adminOrdersRoutes } from './orders.routes.js';
 import { adminOrderListRoutes } from './order-list.routes.js';
+import { adminOrderTimelineRoutes } from './order-timeline.routes.js';
+import { adminReconcileRoutes } from './reconcile.routes.js';
 import { adminSandboxEsimRoutes } from './sandbox-esim.routes.js';
 import { adminJobsRoutes } from './jobs.routes.js';
 import { adminPaymentsRoutes } from './payments.routes.js';
@@ -26,6 +28,8 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
   await app.register(adminWalletRoutes);
   await app.register(adminOrdersRoutes);
   await app.register(adminOrderListRoutes);
+  await app.register(adminOrderTimelineRoutes);
+  await app.register(adminReconcileRoutes);
   await app.register(adminSandboxEsimRoutes);
   await app.register(adminCatalogRoutes);
   await app.register(adminJobsRoutes);

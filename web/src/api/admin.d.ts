@@ -218,7 +218,7 @@ export interface paths {
         };
         /**
          * Recorded mail
-         * @description Every message of the outbox, newest first (the newest 100 without `limit` and `cursor`; with them one page, the next in the `Link` header and `nextCursor`); `to` filters by recipient.
+         * @description Every message of the outbox, newest first (the newest 100 without `limit` and `cursor`; with them one page, the next in the `Link` header and `nextCursor`); `to` filters by recipient. Without `secrets.read` (every role but Owner; the admin token has it) every token-like run in `text` and `html` (20+ URL-safe characters that look random: the links and codes of password resets, operator enrolments, partner invitations, guest tickets, eSIM installs) is replaced by `[redacted]` and `redacted` is true.
          *
          *     Permission: `read` (Owner, Support, Finance, Catalog, Read-only); the admin token holds every permission.
          */
@@ -280,7 +280,7 @@ export interface paths {
         };
         /**
          * List orders
-         * @description Orders of every account, newest first, 25 a page (`limit` 1 to 100); the next page in `nextCursor` and the `Link` header, null on the last. Filters combine: `status`, `channel`, `paymentMethod`, `accountId`, `from` (included) and `to` (excluded) on the creation time, and `mode` (live orders unless `test` or `all`). A cursor only works with the filters it came with; `from` after `to` → 400 VALIDATION_ERROR.
+         * @description Orders of every account, newest first, 25 a page (`limit` 1 to 100); the next page in `nextCursor` and the `Link` header, null on the last. Filters combine: `status`, `channel`, `paymentMethod`, `accountId`, `failed`, `from` (included) and `to` (excluded) on the creation time, and `mode` (live orders unless `test` or `all`). A cursor only works with the filters it came with; `from` after `to` → 400 VALIDATION_ERROR.
          *
          *     Permission: `read` (Owner, Support, Finance, Catalog, Read-only); the admin token holds every permission.
          */
@@ -324,7 +324,7 @@ export interface paths {
         put?: never;
         /**
          * Abandon fulfillment and refund the order to the wallet
-         * @description Only PROCESSING orders: the amount is credited back (wallet transaction kind refund) and the order becomes REFUNDED, with an audit row, in one transaction. A second call, or any other state, → 409 INVALID_STATE.
+         * @description Only PROCESSING orders: the amount is credited back (wallet transaction kind refund) and the order becomes REFUNDED, with an audit row (`order.refund`, before and after), in one transaction. A second call, or any other state, → 409 INVALID_STATE. Send an Idempotency-Key to make a retried click safe: the same key for the same order within 24 h answers the first response again (200, not 409); the same key for another order → 409 IDEMPOTENCY_KEY_REUSED.
          *
          *     Permission: `refunds` (Owner, Finance); the admin token holds every permission.
          */
@@ -351,6 +351,28 @@ export interface paths {
          *     Permission: `orders.retry` (Owner, Support); the admin token holds every permission.
          */
         post: operations["retryOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/orders/{id}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What happened to an order, in time order
+         * @description Everything stored about the order, oldest first: placed, the checkout and payment, the wallet charge, every provider call (fulfilment attempt) with its error, the retry job (next run, dead letter), support notices, audited operator actions with their actor, completion, cancellation or refund, the mails and pushes about it (to its buyer or the support address within 30 days of its creation), and for Partner API orders the partner events with each webhook delivery attempt. A planned job run (`pending`) may lie in the future. Mail and push bodies are shown with every credential (sign-in, reset, enrolment, install and ticket links and codes) replaced by `[redacted]` unless the caller holds `secrets.read` (Owner, admin token); such items carry `redacted: true`.
+         *
+         *     Permission: `read` (Owner, Support, Finance, Catalog, Read-only); the admin token holds every permission.
+         */
+        get: operations["getOrderTimeline"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -395,6 +417,28 @@ export interface paths {
         get: operations["listPendingRefunds"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/payments/refunds/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a manual refund as done
+         * @description After paying a `refund_manual` payment back by hand (the provider’s dashboard, a bank transfer), record it: the payment becomes `refunded` and leaves GET /payments/refunds; the note (what was done, a reference) is kept on the payment and in the audit row (`payment.refund.close`, before and after). Any other status → 409 INVALID_STATE (a `refund_pending` refund is still being tried by the service); an unknown id → 404.
+         *
+         *     Permission: `refunds` (Owner, Finance); the admin token holds every permission.
+         */
+        post: operations["closeManualRefund"];
         delete?: never;
         options?: never;
         head?: never;
@@ -461,6 +505,28 @@ export interface paths {
         get: operations["listPush"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/reconcile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check the books now
+         * @description Runs the checks of `npm run reconcile` on the live database (read-only: wallet balances against their ledgers, what every order was charged and refunded, orders stuck or dead-lettered in fulfilment, cancellations, auto top-ups) and answers the report: `ok`, and every check with its findings. Audited as `reconcile.run` with the outcome. Takes as long as the database needs to sum every ledger (seconds on a large one).
+         *
+         *     Permission: `finance` (Owner, Finance); the admin token holds every permission.
+         */
+        post: operations["runReconcile"];
         delete?: never;
         options?: never;
         head?: never;
@@ -699,6 +765,15 @@ export interface components {
             /** @description Share of the data used (50–100 %) at which the top-up is bought; 100: when used up */
             whenPercentUsed: number;
         };
+        /** CloseManualRefundRequest */
+        CloseManualRefundRequest: {
+            /** @description How the payer was refunded, e.g. the transfer or provider reference */
+            note: string;
+        };
+        /** CloseManualRefundResponse */
+        CloseManualRefundResponse: {
+            refund: components["schemas"]["RefundTask"];
+        };
         /**
          * Error
          * @example {
@@ -766,6 +841,14 @@ export interface components {
         /** GetOrderResponse */
         GetOrderResponse: {
             order: components["schemas"]["Order"];
+        };
+        /** GetOrderTimelineResponse */
+        GetOrderTimelineResponse: {
+            timeline: {
+                items: components["schemas"]["OrderTimelineItem"][];
+                orderId: string;
+                orderNumber: string;
+            };
         };
         /** GetOverviewResponse */
         GetOverviewResponse: {
@@ -891,8 +974,12 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds
              */
             createdAt: string;
+            error: string | null;
             html: string | null;
             id: string;
+            /** @description true: `text` and `html` carry credentials (sign-in, reset, enrolment, install or ticket links and codes), shown as [redacted] because the caller lacks `secrets.read` */
+            redacted: boolean;
+            sentAt: string | null;
             /** @description recorded (outbox only), sent (delivered by SMTP) or failed */
             status: "recorded" | "sent" | "failed";
             subject: string;
@@ -990,6 +1077,30 @@ export interface components {
              */
             updatedAt: string;
         };
+        /** OrderTimelineItem */
+        OrderTimelineItem: {
+            /** @description Who did it, as in the audit log: operator:<id>, token, account:<id>, system */
+            actor?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            at: string;
+            /** @description Error text, mail body, before → after … */
+            detail?: string;
+            /** @description order (placed, completed, cancelled), payment (card or crypto checkout), wallet (charge, refund), fulfilment (each provider call), job (the retry job: next run, dead letter), support, operator (an audited action), cancellation (self-service), mail, push, webhook (partner events and each delivery attempt) */
+            kind: "order" | "payment" | "wallet" | "fulfilment" | "job" | "support" | "operator" | "cancellation" | "mail" | "push" | "webhook";
+            /**
+             * @description The body’s links and codes that carry a credential are replaced by [redacted]
+             * @enum {boolean}
+             */
+            redacted?: true;
+            /** @description Id of the row it comes from (mail, job, payment …) */
+            ref?: string;
+            /** @description ok: it worked; failed: it did not; pending: still to happen; info: a fact */
+            status?: "ok" | "failed" | "pending" | "info";
+            title: string;
+        };
         /** Overview */
         Overview: {
             /** @description The UTC day the figures are for: from its midnight (inclusive) to the next (exclusive) */
@@ -1072,6 +1183,35 @@ export interface components {
             sentAt: string | null;
             title: string;
         };
+        /** ReconcileReport */
+        ReconcileReport: {
+            /** @description Accounts checked */
+            accounts: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            checkedAt: string;
+            /** @description Every check, passed ones included */
+            checks: {
+                /** @description Stable name, as printed by npm run reconcile (e.g. balance_mismatch) */
+                check: string;
+                findings: {
+                    accountId: string;
+                    message: string;
+                    /** @description live, or test: the test wallet of the same account */
+                    mode: string;
+                    orderId?: string;
+                }[];
+                ok: boolean;
+                /** @description What the check proves when it passes */
+                title: string;
+            }[];
+            /** @description true when every check passed */
+            ok: boolean;
+            /** @description Orders checked */
+            orders: number;
+        };
         /** RefundOrderResponse */
         RefundOrderResponse: {
             order: components["schemas"]["Order"];
@@ -1088,7 +1228,7 @@ export interface components {
             paymentId: string;
             provider: string;
             providerRef: string | null;
-            /** @description `refund_manual`: the provider cannot refund through its API (Cryptomus) or refusing kept failing; refund the payer yourself. `refund_pending`: the automatic refund is still being tried. */
+            /** @description `refund_manual`: the provider cannot refund through its API (Cryptomus) or refusing kept failing; refund the payer yourself, then close it (POST /payments/refunds/{id}/close). `refund_pending`: the automatic refund is still being tried. `refunded`: done (only in the answer of the close). */
             status: string;
             /**
              * Format: date-time
@@ -1112,6 +1252,10 @@ export interface components {
         RetryOrderResponse: {
             order: components["schemas"]["Order"];
             outcome: "success" | "failure";
+        };
+        /** RunReconcileResponse */
+        RunReconcileResponse: {
+            report: components["schemas"]["ReconcileReport"];
         };
         /** SearchAccount */
         SearchAccount: {
@@ -2681,6 +2825,8 @@ export interface operations {
                 channel?: "mobile" | "partner";
                 /** @description Opaque cursor of the next page, from `nextCursor` or the `Link` header of the previous page. Only valid for the list (and filters) it came from; anything else → 400 VALIDATION_ERROR. */
                 cursor?: string;
+                /** @description true: only orders with at least one failed fulfillment attempt (retried or not, whatever their state now): the overview’s fulfilment failures */
+                failed?: boolean;
                 /** @description Only orders created at or after this time */
                 from?: string;
                 /** @description Page size, 1 to 100. With `limit` (or `cursor`) the answer is one page; the next one is in the `Link` header (and `nextCursor`). */
@@ -2877,7 +3023,10 @@ export interface operations {
     refundOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional; makes a retried refund answer once */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3062,6 +3211,90 @@ export interface operations {
             };
         };
     };
+    getOrderTimeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetOrderTimelineResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getOverview: {
         parameters: {
             query?: never;
@@ -3175,6 +3408,124 @@ export interface operations {
             };
             /** @description Default Response */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    closeManualRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CloseManualRefundRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CloseManualRefundResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (64 KB for JSON unless the route says otherwise). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type) or is compressed (Content-Encoding other than identity). */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -3418,6 +3769,78 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ListPushResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runReconcile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunReconcileResponse"];
                 };
             };
             /** @description Default Response */
