@@ -1,6 +1,208 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import type { paths } from '../../api/admin';
+import { RecordTable } from '../../components/RecordTable';
+import { useCursorList } from '../../lib/cursor-list';
 import { AdminPage } from '../AdminShell';
+import { adminApi, call } from '../api';
+import { ErrorBox, StateBadge, usd, When } from '../orders-ui';
+import '../orders.css';
 
-/** Placeholder: built in issue 33 O2. */
+type Query = NonNullable<paths['/api/admin/v1/orders']['get']['parameters']['query']>;
+type Order =
+  paths['/api/admin/v1/orders']['get']['responses'][200]['content']['application/json']['orders'][number];
+
+const PAGE = 25;
+const STATUSES = ['AWAITING_PAYMENT', 'PROCESSING', 'COMPLETED', 'CANCELLED', 'REFUNDED'] as const;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The filters live in the URL (`/admin/orders?status=PROCESSING&from=2026-11-01`), so a filtered
+ * list can be linked to and survives a reload. `failed=1` (also `status=FAILED`, as the overview
+ * links it) lists orders with a failed fulfilment attempt. Dates are UTC days, `to` included.
+ */
+function queryOf(params: URLSearchParams): Query {
+  const pick = <T extends string>(name: string, allowed: readonly T[]) => {
+    const value = params.get(name);
+    return allowed.includes(value as T) ? (value as T) : undefined;
+  };
+  const day = (name: string) => {
+    const value = params.get(name);
+    return value && DAY.test(value) ? value : undefined;
+  };
+  const from = day('from');
+  const to = day('to');
+  const nextDay = to ? new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000).toISOString() : undefined;
+  const query: Query = {
+    status: pick('status', STATUSES),
+    channel: pick('channel', ['mobile', 'partner'] as const),
+    paymentMethod: pick('paymentMethod', ['wallet', 'card', 'crypto'] as const),
+    mode: pick('mode', ['live', 'test', 'all'] as const),
+    accountId: params.get('accountId')?.trim() || undefined,
+    failed: params.get('failed') === '1' || params.get('status') === 'FAILED' ? true : undefined,
+    from: from ? `${from}T00:00:00.000Z` : undefined,
+    to: nextDay,
+  };
+  return Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined));
+}
+
 export default function Orders() {
-  return <AdminPage title="Orders">{null}</AdminPage>;
+  const [params, setParams] = useSearchParams();
+  const query = queryOf(params);
+  const [account, setAccount] = useState(params.get('accountId') ?? '');
+  const list = useCursorList<Order>(['admin', 'orders', query], async (cursor) => {
+    const page = await call(
+      adminApi.GET('/api/admin/v1/orders', {
+        params: { query: { ...query, limit: PAGE, ...(cursor ? { cursor } : {}) } },
+      }),
+    );
+    return { items: page.orders, nextCursor: page.nextCursor };
+  });
+
+  function set(name: string, value: string) {
+    const next = new URLSearchParams(params);
+    if (name === 'status') {
+      // "Failed fulfilment" is a filter of its own, not a state.
+      next.delete('failed');
+      if (next.get('status') === 'FAILED') next.delete('status');
+      if (value === 'FAILED') next.set('failed', '1');
+      else if (value) next.set('status', value);
+      else next.delete('status');
+    } else if (value) next.set(name, value);
+    else next.delete(name);
+    setParams(next, { replace: true });
+  }
+
+  function applyAccount(event: FormEvent) {
+    event.preventDefault();
+    set('accountId', account.trim());
+  }
+
+  const statusValue = query.failed ? 'FAILED' : (query.status ?? '');
+  const filtered = [...params.keys()].length > 0;
+
+  return (
+    <AdminPage title="Orders">
+      <form className="admin-filters orders-filters" onSubmit={applyAccount} aria-label="Filter orders">
+        <label>
+          State
+          <select value={statusValue} onChange={(e) => set('status', e.target.value)}>
+            <option value="">Any</option>
+            <option value="AWAITING_PAYMENT">Awaiting payment</option>
+            <option value="PROCESSING">Processing</option>
+            <option value="COMPLETED">Completed</option>
+            <option value="CANCELLED">Cancelled</option>
+            <option value="REFUNDED">Refunded</option>
+            <option value="FAILED">Fulfilment failed (any state)</option>
+          </select>
+        </label>
+        <label>
+          Channel
+          <select value={query.channel ?? ''} onChange={(e) => set('channel', e.target.value)}>
+            <option value="">Any</option>
+            <option value="mobile">App / web shop</option>
+            <option value="partner">Partner API</option>
+          </select>
+        </label>
+        <label>
+          Payment
+          <select value={query.paymentMethod ?? ''} onChange={(e) => set('paymentMethod', e.target.value)}>
+            <option value="">Any</option>
+            <option value="wallet">Wallet</option>
+            <option value="card">Card</option>
+            <option value="crypto">Crypto</option>
+          </select>
+        </label>
+        <label>
+          Mode
+          <select
+            value={query.mode ?? 'live'}
+            onChange={(e) => set('mode', e.target.value === 'live' ? '' : e.target.value)}
+          >
+            <option value="live">Live</option>
+            <option value="test">Test</option>
+            <option value="all">Both</option>
+          </select>
+        </label>
+        <label>
+          From (UTC)
+          <input type="date" value={params.get('from') ?? ''} onChange={(e) => set('from', e.target.value)} />
+        </label>
+        <label>
+          To (UTC, included)
+          <input type="date" value={params.get('to') ?? ''} onChange={(e) => set('to', e.target.value)} />
+        </label>
+        <label className="orders-filter-account">
+          Account id
+          <input
+            value={account}
+            onChange={(e) => setAccount(e.target.value)}
+            onBlur={() =>
+              account.trim() !== (params.get('accountId') ?? '') && set('accountId', account.trim())
+            }
+            placeholder="acc_…"
+            spellCheck={false}
+            autoComplete="off"
+          />
+        </label>
+        <button type="submit">Apply</button>
+        {filtered ? (
+          <Link to="/admin/orders" className="orders-clear" onClick={() => setAccount('')}>
+            Clear filters
+          </Link>
+        ) : null}
+      </form>
+
+      <ErrorBox error={list.query.error} />
+      {list.query.isPending ? <p className="admin-muted">Loading…</p> : null}
+      {list.query.isSuccess && list.items.length === 0 ? (
+        <p className="admin-muted" data-testid="orders-empty">
+          No orders match these filters.
+        </p>
+      ) : null}
+      {list.items.length ? (
+        <RecordTable<Order>
+          caption="Orders"
+          rows={list.items}
+          rowKey={(o) => o.id}
+          testId="order-row"
+          columns={[
+            {
+              header: 'Order',
+              card: 'title',
+              cell: (o) => (
+                <Link to={`/admin/orders/${o.id}`} className="admin-mono">
+                  {o.orderNumber}
+                </Link>
+              ),
+            },
+            { header: 'State', card: 'aside', cell: (o) => <StateBadge state={o.status} /> },
+            { header: 'Created', cell: (o) => <When iso={o.createdAt} /> },
+            {
+              header: 'Customer',
+              cell: (o) => <Link to={`/admin/accounts/${o.accountId}`}>{o.accountEmail}</Link>,
+            },
+            { header: 'Plan', cell: (o) => `${o.quantity} × ${o.planName ?? o.planId}` },
+            { header: 'Amount', numeric: true, cell: (o) => usd(o.amountUsd) },
+            {
+              header: 'Channel',
+              cell: (o) =>
+                `${o.channel === 'partner' ? 'Partner' : 'Shop'} · ${o.paymentMethod}${o.livemode ? '' : ' · test'}`,
+            },
+            {
+              header: 'Last error',
+              cell: (o) => (o.lastError ? <span className="orders-error-text">{o.lastError}</span> : '—'),
+            },
+          ]}
+        />
+      ) : null}
+      {list.hasMore ? (
+        <p>
+          <button type="button" onClick={list.loadMore} disabled={list.loadingMore}>
+            {list.loadingMore ? 'Loading…' : 'Load more'}
+          </button>
+        </p>
+      ) : null}
+    </AdminPage>
+  );
 }
