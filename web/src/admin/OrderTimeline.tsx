@@ -74,7 +74,7 @@ export function Timeline({ orderId }: { orderId: string }) {
             return (
               <li key={`${item.at}-${index}`} className={`timeline-item ${tone}`} data-testid="timeline-item">
                 <div className="timeline-when">
-                  <When iso={item.at} />
+                  <When iso={item.at} seconds />
                   <span className="admin-badge">{KIND_LABELS[item.kind]}</span>
                 </div>
                 <div className="timeline-body">

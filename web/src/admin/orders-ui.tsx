@@ -1,12 +1,25 @@
 import type { ReactNode } from 'react';
 import { formatDateTime } from '../lib/format';
 
-/** The console is English (an internal tool); times in the operator's own time zone, ISO on hover. */
-export function When({ iso }: { iso: string | null | undefined }) {
+/**
+ * The console is English (an internal tool); times in the operator's own time zone, ISO (UTC) on
+ * hover; `seconds` where steps follow each other closely (a timeline).
+ */
+export function When({ iso, seconds = false }: { iso: string | null | undefined; seconds?: boolean }) {
   if (!iso) return <span className="admin-muted">—</span>;
+  const text = seconds
+    ? new Date(iso).toLocaleString('en-GB', {
+        day: 'numeric',
+        month: 'short',
+        year: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+      })
+    : formatDateTime(iso, 'en-GB');
   return (
     <time dateTime={iso} title={iso}>
-      {formatDateTime(iso, 'en-GB')}
+      {text}
     </time>
   );
 }

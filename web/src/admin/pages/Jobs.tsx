@@ -101,47 +101,49 @@ export default function Jobs() {
         </p>
       ) : null}
       {list.items.length ? (
-        <RecordTable<Job>
-          caption="Dead-lettered jobs"
-          rows={list.items}
-          rowKey={(j) => j.id}
-          testId="job-row"
-          columns={[
-            {
-              header: 'Job',
-              card: 'title',
-              cell: (j) => (
-                <>
-                  <span className="admin-mono">{j.kind}</span> <span className="admin-muted">#{j.id}</span>
-                </>
-              ),
-            },
-            { header: 'Failed', card: 'aside', cell: (j) => <When iso={j.updatedAt} /> },
-            { header: 'Attempts', numeric: true, cell: (j) => `${j.attempts} of ${j.maxAttempts}` },
-            { header: 'For', cell: subjectOf },
-            {
-              header: 'Last error',
-              cell: (j) => <span className="orders-error-text">{j.lastError ?? '—'}</span>,
-            },
-            ...(can('jobs.retry')
-              ? [
-                  {
-                    header: 'Action',
-                    cell: (j: Job) => (
-                      <button
-                        type="button"
-                        onClick={() => retry.mutate(j.id)}
-                        disabled={retry.isPending}
-                        aria-label={`Retry job ${j.id} (${j.kind})`}
-                      >
-                        Retry
-                      </button>
-                    ),
-                  },
-                ]
-              : []),
-          ]}
-        />
+        <div className="ops-records">
+          <RecordTable<Job>
+            caption="Dead-lettered jobs"
+            rows={list.items}
+            rowKey={(j) => j.id}
+            testId="job-row"
+            columns={[
+              {
+                header: 'Job',
+                card: 'title',
+                cell: (j) => (
+                  <>
+                    <span className="admin-mono">{j.kind}</span> <span className="admin-muted">#{j.id}</span>
+                  </>
+                ),
+              },
+              { header: 'Failed', card: 'aside', cell: (j) => <When iso={j.updatedAt} /> },
+              { header: 'Attempts', numeric: true, cell: (j) => `${j.attempts} of ${j.maxAttempts}` },
+              { header: 'For', cell: subjectOf },
+              {
+                header: 'Last error',
+                cell: (j) => <span className="orders-error-text">{j.lastError ?? '—'}</span>,
+              },
+              ...(can('jobs.retry')
+                ? [
+                    {
+                      header: 'Action',
+                      cell: (j: Job) => (
+                        <button
+                          type="button"
+                          onClick={() => retry.mutate(j.id)}
+                          disabled={retry.isPending}
+                          aria-label={`Retry job ${j.id} (${j.kind})`}
+                        >
+                          Retry
+                        </button>
+                      ),
+                    },
+                  ]
+                : []),
+            ]}
+          />
+        </div>
       ) : null}
       {list.hasMore ? (
         <p>

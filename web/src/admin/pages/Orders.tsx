@@ -84,9 +84,9 @@ export default function Orders() {
   return (
     <AdminPage title="Orders">
       <form className="admin-filters orders-filters" onSubmit={applyAccount} aria-label="Filter orders">
-        <label>
-          State
-          <select value={statusValue} onChange={(e) => set('status', e.target.value)}>
+        <div className="orders-field">
+          <label htmlFor="orders-state">State</label>
+          <select id="orders-state" value={statusValue} onChange={(e) => set('status', e.target.value)}>
             <option value="">Any</option>
             <option value="AWAITING_PAYMENT">Awaiting payment</option>
             <option value="PROCESSING">Processing</option>
@@ -95,27 +95,36 @@ export default function Orders() {
             <option value="REFUNDED">Refunded</option>
             <option value="FAILED">Fulfilment failed (any state)</option>
           </select>
-        </label>
-        <label>
-          Channel
-          <select value={query.channel ?? ''} onChange={(e) => set('channel', e.target.value)}>
+        </div>
+        <div className="orders-field">
+          <label htmlFor="orders-channel">Channel</label>
+          <select
+            id="orders-channel"
+            value={query.channel ?? ''}
+            onChange={(e) => set('channel', e.target.value)}
+          >
             <option value="">Any</option>
             <option value="mobile">App / web shop</option>
             <option value="partner">Partner API</option>
           </select>
-        </label>
-        <label>
-          Payment
-          <select value={query.paymentMethod ?? ''} onChange={(e) => set('paymentMethod', e.target.value)}>
+        </div>
+        <div className="orders-field">
+          <label htmlFor="orders-payment">Payment</label>
+          <select
+            id="orders-payment"
+            value={query.paymentMethod ?? ''}
+            onChange={(e) => set('paymentMethod', e.target.value)}
+          >
             <option value="">Any</option>
             <option value="wallet">Wallet</option>
             <option value="card">Card</option>
             <option value="crypto">Crypto</option>
           </select>
-        </label>
-        <label>
-          Mode
+        </div>
+        <div className="orders-field">
+          <label htmlFor="orders-mode">Mode</label>
           <select
+            id="orders-mode"
             value={query.mode ?? 'live'}
             onChange={(e) => set('mode', e.target.value === 'live' ? '' : e.target.value)}
           >
@@ -123,18 +132,29 @@ export default function Orders() {
             <option value="test">Test</option>
             <option value="all">Both</option>
           </select>
-        </label>
-        <label>
-          From (UTC)
-          <input type="date" value={params.get('from') ?? ''} onChange={(e) => set('from', e.target.value)} />
-        </label>
-        <label>
-          To (UTC, included)
-          <input type="date" value={params.get('to') ?? ''} onChange={(e) => set('to', e.target.value)} />
-        </label>
-        <label className="orders-filter-account">
-          Account id
+        </div>
+        <div className="orders-field">
+          <label htmlFor="orders-from">From (UTC)</label>
           <input
+            id="orders-from"
+            type="date"
+            value={params.get('from') ?? ''}
+            onChange={(e) => set('from', e.target.value)}
+          />
+        </div>
+        <div className="orders-field">
+          <label htmlFor="orders-to">To (UTC, included)</label>
+          <input
+            id="orders-to"
+            type="date"
+            value={params.get('to') ?? ''}
+            onChange={(e) => set('to', e.target.value)}
+          />
+        </div>
+        <div className="orders-field orders-filter-account">
+          <label htmlFor="orders-account-id">Account id</label>
+          <input
+            id="orders-account-id"
             value={account}
             onChange={(e) => setAccount(e.target.value)}
             onBlur={() =>
@@ -144,7 +164,7 @@ export default function Orders() {
             spellCheck={false}
             autoComplete="off"
           />
-        </label>
+        </div>
         <button type="submit">Apply</button>
         {filtered ? (
           <Link to="/admin/orders" className="orders-clear" onClick={() => setAccount('')}>
@@ -161,40 +181,42 @@ export default function Orders() {
         </p>
       ) : null}
       {list.items.length ? (
-        <RecordTable<Order>
-          caption="Orders"
-          rows={list.items}
-          rowKey={(o) => o.id}
-          testId="order-row"
-          columns={[
-            {
-              header: 'Order',
-              card: 'title',
-              cell: (o) => (
-                <Link to={`/admin/orders/${o.id}`} className="admin-mono">
-                  {o.orderNumber}
-                </Link>
-              ),
-            },
-            { header: 'State', card: 'aside', cell: (o) => <StateBadge state={o.status} /> },
-            { header: 'Created', cell: (o) => <When iso={o.createdAt} /> },
-            {
-              header: 'Customer',
-              cell: (o) => <Link to={`/admin/accounts/${o.accountId}`}>{o.accountEmail}</Link>,
-            },
-            { header: 'Plan', cell: (o) => `${o.quantity} × ${o.planName ?? o.planId}` },
-            { header: 'Amount', numeric: true, cell: (o) => usd(o.amountUsd) },
-            {
-              header: 'Channel',
-              cell: (o) =>
-                `${o.channel === 'partner' ? 'Partner' : 'Shop'} · ${o.paymentMethod}${o.livemode ? '' : ' · test'}`,
-            },
-            {
-              header: 'Last error',
-              cell: (o) => (o.lastError ? <span className="orders-error-text">{o.lastError}</span> : '—'),
-            },
-          ]}
-        />
+        <div className="ops-records">
+          <RecordTable<Order>
+            caption="Orders"
+            rows={list.items}
+            rowKey={(o) => o.id}
+            testId="order-row"
+            columns={[
+              {
+                header: 'Order',
+                card: 'title',
+                cell: (o) => (
+                  <Link to={`/admin/orders/${o.id}`} className="admin-mono">
+                    {o.orderNumber}
+                  </Link>
+                ),
+              },
+              { header: 'State', card: 'aside', cell: (o) => <StateBadge state={o.status} /> },
+              { header: 'Created', cell: (o) => <When iso={o.createdAt} /> },
+              {
+                header: 'Customer',
+                cell: (o) => <Link to={`/admin/accounts/${o.accountId}`}>{o.accountEmail}</Link>,
+              },
+              { header: 'Plan', cell: (o) => `${o.quantity} × ${o.planName ?? o.planId}` },
+              { header: 'Amount', numeric: true, cell: (o) => usd(o.amountUsd) },
+              {
+                header: 'Channel',
+                cell: (o) =>
+                  `${o.channel === 'partner' ? 'Partner' : 'Shop'} · ${o.paymentMethod}${o.livemode ? '' : ' · test'}`,
+              },
+              {
+                header: 'Last error',
+                cell: (o) => (o.lastError ? <span className="orders-error-text">{o.lastError}</span> : '—'),
+              },
+            ]}
+          />
+        </div>
       ) : null}
       {list.hasMore ? (
         <p>

@@ -79,33 +79,35 @@ function MailList({ to }: { to: string }) {
   return (
     <Listing list={list} empty="No mail recorded for this recipient.">
       {list.items.length ? (
-        <RecordTable<Mail>
-          caption="Mail"
-          rows={list.items}
-          rowKey={(m) => m.id}
-          testId="mail-row"
-          columns={[
-            { header: 'Subject', card: 'title', cell: (m) => m.subject },
-            { header: 'Send', card: 'aside', cell: (m) => <StateBadge state={m.status} /> },
-            { header: 'To', cell: (m) => m.to },
-            { header: 'Recorded', cell: (m) => <When iso={m.createdAt} /> },
-            {
-              header: 'Message',
-              cell: (m) => (
-                <details>
-                  <summary>Show{m.redacted ? ' (links hidden)' : ''}</summary>
-                  <p className="ops-body">{m.text}</p>
-                  {m.redacted ? (
-                    <p className="admin-muted">
-                      Links and codes that sign someone in are hidden: only an Owner sees them.
-                    </p>
-                  ) : null}
-                  {m.error ? <p className="orders-error-text">{m.error}</p> : null}
-                </details>
-              ),
-            },
-          ]}
-        />
+        <div className="ops-records">
+          <RecordTable<Mail>
+            caption="Mail"
+            rows={list.items}
+            rowKey={(m) => m.id}
+            testId="mail-row"
+            columns={[
+              {
+                header: 'Message',
+                card: 'title',
+                cell: (m) => (
+                  <details className="ops-mail">
+                    <summary>{m.subject}</summary>
+                    <p className="ops-body">{m.text}</p>
+                    {m.redacted ? (
+                      <p className="admin-muted">
+                        Links and codes that sign someone in are hidden: only an Owner sees them.
+                      </p>
+                    ) : null}
+                    {m.error ? <p className="orders-error-text">{m.error}</p> : null}
+                  </details>
+                ),
+              },
+              { header: 'Send', card: 'aside', cell: (m) => <StateBadge state={m.status} /> },
+              { header: 'To', cell: (m) => m.to },
+              { header: 'Recorded', cell: (m) => <When iso={m.createdAt} /> },
+            ]}
+          />
+        </div>
       ) : null}
     </Listing>
   );
@@ -125,41 +127,43 @@ function PushList({ accountId }: { accountId: string }) {
   return (
     <Listing list={list} empty="No push recorded for this account.">
       {list.items.length ? (
-        <RecordTable<Push>
-          caption="Push messages"
-          rows={list.items}
-          rowKey={(p) => p.id}
-          testId="push-row"
-          columns={[
-            { header: 'Title', card: 'title', cell: (p) => p.title },
-            { header: 'Send', card: 'aside', cell: (p) => <StateBadge state={p.result} /> },
-            {
-              header: 'To',
-              cell: (p) => (
-                <>
-                  <Link to={`/admin/accounts/${p.accountId}`} className="admin-mono">
-                    {p.accountId}
-                  </Link>{' '}
-                  <span className="admin-muted">{p.platform}</span>
-                </>
-              ),
-            },
-            { header: 'Recorded', cell: (p) => <When iso={p.createdAt} /> },
-            {
-              header: 'Body',
-              cell: (p) => (
-                <>
-                  <p className="ops-body">{p.body}</p>
-                  {p.error ? (
-                    <p className="orders-error-text">
-                      {p.error} (attempt {p.attempts})
-                    </p>
-                  ) : null}
-                </>
-              ),
-            },
-          ]}
-        />
+        <div className="ops-records">
+          <RecordTable<Push>
+            caption="Push messages"
+            rows={list.items}
+            rowKey={(p) => p.id}
+            testId="push-row"
+            columns={[
+              { header: 'Title', card: 'title', cell: (p) => p.title },
+              { header: 'Send', card: 'aside', cell: (p) => <StateBadge state={p.result} /> },
+              {
+                header: 'To',
+                cell: (p) => (
+                  <>
+                    <Link to={`/admin/accounts/${p.accountId}`} className="admin-mono">
+                      {p.accountId}
+                    </Link>{' '}
+                    <span className="admin-muted">{p.platform}</span>
+                  </>
+                ),
+              },
+              { header: 'Recorded', cell: (p) => <When iso={p.createdAt} /> },
+              {
+                header: 'Body',
+                cell: (p) => (
+                  <>
+                    <p className="ops-body">{p.body}</p>
+                    {p.error ? (
+                      <p className="orders-error-text">
+                        {p.error} (attempt {p.attempts})
+                      </p>
+                    ) : null}
+                  </>
+                ),
+              },
+            ]}
+          />
+        </div>
       ) : null}
     </Listing>
   );

@@ -39,6 +39,8 @@ export default function Reconcile() {
   );
 }
 
+const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
 function ReportView({ report }: { report: Report }) {
   const failed = report.checks.filter((c) => !c.ok);
   return (
@@ -46,8 +48,8 @@ function ReportView({ report }: { report: Report }) {
       <h2 id="reconcile-report">Report</h2>
       <p role="status" className={report.ok ? 'admin-success' : 'admin-error'}>
         {report.ok
-          ? `The books add up: ${report.accounts} accounts and ${report.orders} orders checked.`
-          : `${failed.length} check${failed.length === 1 ? '' : 's'} failed among ${report.accounts} accounts and ${report.orders} orders.`}{' '}
+          ? `The books add up: ${count(report.accounts, 'account')} and ${count(report.orders, 'order')} checked.`
+          : `${count(failed.length, 'check')} failed among ${count(report.accounts, 'account')} and ${count(report.orders, 'order')}.`}{' '}
         <When iso={report.checkedAt} />
       </p>
       <ul className="reconcile-checks">
