@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { components } from '../api/admin';
 import { dataSize, dateTime, dateTimeOrDash, money, signedMoney } from './display';
 import { StatusBadge, TestBadge } from './status-badge';
+import { Table } from './data-table';
 
 type Detail = components['schemas']['AccountDetail'];
 
@@ -24,33 +25,6 @@ export function Card({
       {children}
       {more ? <p className="admin-muted account-more">{more}</p> : null}
     </section>
-  );
-}
-
-function Table({
-  head,
-  numeric = [],
-  children,
-}: {
-  head: string[];
-  numeric?: string[];
-  children: ReactNode;
-}) {
-  return (
-    <div className="admin-table-wrap">
-      <table className="admin-table">
-        <thead>
-          <tr>
-            {head.map((h) => (
-              <th key={h} scope="col" className={numeric.includes(h) ? 'num' : undefined}>
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>{children}</tbody>
-      </table>
-    </div>
   );
 }
 
@@ -116,11 +90,15 @@ export function Transactions({ wallet }: { wallet: Detail['wallet'] }) {
     >
       {wallet.transactions.map((t) => (
         <tr key={t.id}>
-          <td>{dateTime(t.createdAt)}</td>
-          <td>{t.kind}</td>
-          <td className="num">{signedMoney(t.amount, t.currency)}</td>
-          <td className="num">{money(t.balanceAfter, t.currency)}</td>
-          <td>
+          <td data-label="When">{dateTime(t.createdAt)}</td>
+          <td data-label="Kind">{t.kind}</td>
+          <td data-label="Amount" className="num">
+            {signedMoney(t.amount, t.currency)}
+          </td>
+          <td data-label="Balance after" className="num">
+            {money(t.balanceAfter, t.currency)}
+          </td>
+          <td data-label="Description">
             {t.description || '—'}
             {t.orderId ? (
               <>
@@ -141,24 +119,28 @@ export function Orders({ orders }: { orders: Detail['orders'] }) {
     <Table head={['Order', 'Created', 'Status', 'Plan', 'Amount', 'Paid by']} numeric={['Amount']}>
       {orders.items.map((o) => (
         <tr key={o.id}>
-          <td>
-            <Link to={`/admin/orders/${encodeURIComponent(o.id)}`}>{o.orderNumber}</Link>{' '}
+          <td data-label="Order">
+            <Link to={`/admin/orders/${encodeURIComponent(o.id)}`} className="account-nowrap">
+              {o.orderNumber}
+            </Link>{' '}
             <TestBadge livemode={o.livemode} />
             {o.channel === 'partner' ? <div className="admin-muted">Partner API</div> : null}
           </td>
-          <td>{dateTime(o.createdAt)}</td>
-          <td>
+          <td data-label="Created">{dateTime(o.createdAt)}</td>
+          <td data-label="Status">
             <StatusBadge status={o.status} />
             {o.lastError && o.status === 'PROCESSING' ? (
               <div className="admin-muted">{o.lastError}</div>
             ) : null}
           </td>
-          <td>
+          <td data-label="Plan">
             {o.planName ?? o.planId}
             {o.quantity > 1 ? ` × ${o.quantity}` : ''}
           </td>
-          <td className="num">{money(o.amountUsd, o.currency)}</td>
-          <td>{o.paymentMethod}</td>
+          <td data-label="Amount" className="num">
+            {money(o.amountUsd, o.currency)}
+          </td>
+          <td data-label="Paid by">{o.paymentMethod}</td>
         </tr>
       ))}
     </Table>
@@ -185,22 +167,22 @@ export function Esims({ esims }: { esims: Detail['esims'] }) {
     <Table head={['ICCID', 'Plan', 'Status', 'Usage', 'Usage as of', 'Expires', 'Order']}>
       {esims.items.map((e) => (
         <tr key={e.id}>
-          <td className="admin-mono">
-            {e.iccid} <TestBadge livemode={e.livemode} />
+          <td data-label="ICCID">
+            <span className="admin-mono account-nowrap">{e.iccid}</span> <TestBadge livemode={e.livemode} />
           </td>
-          <td>{e.planName ?? e.planId}</td>
-          <td>
+          <td data-label="Plan">{e.planName ?? e.planId}</td>
+          <td data-label="Status">
             <StatusBadge status={e.status} />
             {e.installState ? (
               <div className="admin-muted">on phone: {e.installState.toLowerCase()}</div>
             ) : null}
           </td>
-          <td>
+          <td data-label="Usage">
             <Usage used={e.dataUsageMb} total={e.totalVolumeMb} />
           </td>
-          <td>{dateTimeOrDash(e.usageUpdatedAt ?? e.usageCheckedAt)}</td>
-          <td>{dateTimeOrDash(e.expiresAt)}</td>
-          <td>
+          <td data-label="Usage as of">{dateTimeOrDash(e.usageUpdatedAt ?? e.usageCheckedAt)}</td>
+          <td data-label="Expires">{dateTimeOrDash(e.expiresAt)}</td>
+          <td data-label="Order">
             <Link to={`/admin/orders/${encodeURIComponent(e.orderId)}`}>order</Link>
           </td>
         </tr>
@@ -217,15 +199,17 @@ export function Tickets({ tickets }: { tickets: Detail['tickets'] }) {
     <Table head={['Subject', 'Status', 'Messages', 'Last activity']} numeric={['Messages']}>
       {tickets.items.map((t) => (
         <tr key={t.id}>
-          <td>
+          <td data-label="Subject">
             <Link to={`/admin/tickets/${encodeURIComponent(t.id)}`}>{t.subject}</Link>
             <div className="admin-muted">{t.category}</div>
           </td>
-          <td>
+          <td data-label="Status">
             <StatusBadge status={t.status} />
           </td>
-          <td className="num">{t.messages}</td>
-          <td>
+          <td data-label="Messages" className="num">
+            {t.messages}
+          </td>
+          <td data-label="Last activity">
             {dateTime(t.updatedAt)}
             {t.lastAuthor ? (
               <div className="admin-muted">by {AUTHORS[t.lastAuthor] ?? t.lastAuthor}</div>

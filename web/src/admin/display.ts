@@ -1,4 +1,4 @@
-import { formatData, formatDateTime, formatMoney, formatSignedMoney } from '../lib/format';
+import { formatData, formatDateTime, formatMoney, formatSignedMoney, formatUsd } from '../lib/format';
 
 /**
  * How the console shows money, dates and data: in the operator's own locale (the browser's), the
@@ -9,9 +9,15 @@ function operatorLocale(): string {
   return typeof navigator === 'undefined' ? 'en' : (navigator.languages?.[0] ?? navigator.language ?? 'en');
 }
 
-export const money = (amount: number, currency = 'USD') => formatMoney(amount, currency, operatorLocale());
-export const signedMoney = (amount: number, currency = 'USD') =>
-  formatSignedMoney(amount, currency, operatorLocale());
+/** US dollars as "US$": beside a customer's euros or lira a bare "$" could be any dollar. */
+const usDollars = (text: string) => text.replace(/(^|[^A-Z])\$/, '$1US$');
+
+export const money = (amount: number, currency = 'USD') =>
+  currency === 'USD' ? formatUsd(amount, operatorLocale()) : formatMoney(amount, currency, operatorLocale());
+export const signedMoney = (amount: number, currency = 'USD') => {
+  const text = formatSignedMoney(amount, currency, operatorLocale());
+  return currency === 'USD' ? usDollars(text) : text;
+};
 /** Whole cents (the overview's figures) as money. */
 export const centsMoney = (cents: number, currency = 'USD') => money(cents / 100, currency);
 export const dateTime = (iso: string) => formatDateTime(iso, operatorLocale());

@@ -70,15 +70,17 @@ export default function Account() {
           <WalletSummary wallet={d.wallet} />
           {can('wallet.adjust') ? <WalletAdjustment accountId={a.id} /> : null}
         </Card>
-        <Card title="Sessions">
-          <Sessions sessions={d.sessions} />
-          {can('accounts.manage') && d.sessions.live > 0 ? (
-            <EndSessionsAction account={a} live={d.sessions.live} />
-          ) : null}
-        </Card>
-        <Card title="Partner API">
-          <PartnerFacts detail={d} />
-        </Card>
+        <div className="account-stack">
+          <Card title="Sessions">
+            <Sessions sessions={d.sessions} />
+            {can('accounts.manage') && d.sessions.live > 0 ? (
+              <EndSessionsAction account={a} live={d.sessions.live} />
+            ) : null}
+          </Card>
+          <Card title="Partner API">
+            <PartnerFacts detail={d} />
+          </Card>
+        </div>
       </div>
       <Card
         title="Orders"

@@ -6,6 +6,7 @@ import { adminApi, call } from '../api';
 import { centsMoney, dateTime, minorMoney } from '../display';
 import { exactHit, hitLinks, type SearchResults } from '../search-hits';
 import { StatusBadge, TestBadge } from '../status-badge';
+import { Table } from '../data-table';
 import '../account.css';
 
 /**
@@ -68,15 +69,15 @@ function Results({ results: r }: { results: SearchResults }) {
         <Group title="Accounts" count={r.accounts.length} head={['Account', 'Name', 'Status', 'Created']}>
           {r.accounts.map((a) => (
             <tr key={a.id}>
-              <td>
+              <td data-label="Account">
                 <Link to={hitLinks.account(a)}>{a.email}</Link>
                 <div className="admin-mono admin-muted">{a.id}</div>
               </td>
-              <td>{`${a.firstName} ${a.lastName}`.trim() || '—'}</td>
-              <td>
+              <td data-label="Name">{`${a.firstName} ${a.lastName}`.trim() || '—'}</td>
+              <td data-label="Status">
                 <StatusBadge status={a.status} />
               </td>
-              <td>{dateTime(a.createdAt)}</td>
+              <td data-label="Created">{dateTime(a.createdAt)}</td>
             </tr>
           ))}
         </Group>
@@ -89,17 +90,19 @@ function Results({ results: r }: { results: SearchResults }) {
         >
           {r.orders.map((o) => (
             <tr key={o.id}>
-              <td>
+              <td data-label="Order">
                 <Link to={hitLinks.order(o)}>{o.orderNumber}</Link> <TestBadge livemode={o.livemode} />
               </td>
-              <td>
+              <td data-label="Customer">
                 <Link to={hitLinks.account({ id: o.accountId })}>{o.accountEmail}</Link>
               </td>
-              <td>
+              <td data-label="Status">
                 <StatusBadge status={o.status} />
               </td>
-              <td className="num">{centsMoney(o.amountCents, o.currency)}</td>
-              <td>{dateTime(o.createdAt)}</td>
+              <td data-label="Amount" className="num">
+                {centsMoney(o.amountCents, o.currency)}
+              </td>
+              <td data-label="Created">{dateTime(o.createdAt)}</td>
             </tr>
           ))}
         </Group>
@@ -112,21 +115,22 @@ function Results({ results: r }: { results: SearchResults }) {
         >
           {r.esims.map((e) => (
             <tr key={e.id}>
-              <td className="admin-mono">
-                {e.iccid} <TestBadge livemode={e.livemode} />
+              <td data-label="ICCID">
+                <span className="admin-mono account-nowrap">{e.iccid}</span>{' '}
+                <TestBadge livemode={e.livemode} />
               </td>
-              <td>
+              <td data-label="Customer">
                 <Link to={hitLinks.esim(e)}>{e.accountEmail}</Link>
               </td>
-              <td>
+              <td data-label="Status">
                 <StatusBadge status={e.status} />
               </td>
-              <td>
+              <td data-label="Order">
                 <Link to={hitLinks.order({ id: e.orderId })} className="admin-mono">
                   {e.orderId}
                 </Link>
               </td>
-              <td>{dateTime(e.createdAt)}</td>
+              <td data-label="Created">{dateTime(e.createdAt)}</td>
             </tr>
           ))}
         </Group>
@@ -139,20 +143,24 @@ function Results({ results: r }: { results: SearchResults }) {
         >
           {r.payments.map((p) => (
             <tr key={p.id}>
-              <td className="admin-mono">{p.id}</td>
-              <td className="admin-mono">
-                {p.provider} {p.providerRef ?? '—'}
+              <td data-label="Payment">
+                <span className="admin-mono">{p.id}</span>
               </td>
-              <td>
+              <td data-label="Provider reference">
+                {p.provider} <span className="admin-mono">{p.providerRef ?? '—'}</span>
+              </td>
+              <td data-label="Status">
                 <StatusBadge status={p.status} />
               </td>
-              <td className="num">{minorMoney(p.amountMinor, p.currency)}</td>
-              <td>
+              <td data-label="Amount" className="num">
+                {minorMoney(p.amountMinor, p.currency)}
+              </td>
+              <td data-label="Opens">
                 <Link to={hitLinks.payment(p)}>
                   {p.orderId ? 'Its order' : 'The account (wallet top-up)'}
                 </Link>
               </td>
-              <td>{dateTime(p.createdAt)}</td>
+              <td data-label="Created">{dateTime(p.createdAt)}</td>
             </tr>
           ))}
         </Group>
@@ -177,20 +185,9 @@ function Group({
       <h2>
         {title} <span className="admin-muted">({count})</span>
       </h2>
-      <div className="admin-table-wrap">
-        <table className="admin-table">
-          <thead>
-            <tr>
-              {head.map((h) => (
-                <th key={h} scope="col" className={h === 'Amount' ? 'num' : undefined}>
-                  {h}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>{children}</tbody>
-        </table>
-      </div>
+      <Table head={head} numeric={['Amount']}>
+        {children}
+      </Table>
     </section>
   );
 }
