@@ -16,6 +16,7 @@ import { adminPricingRoutes } from './pricing.routes.js';
 import { adminSearchRoutes } from './search.routes.js';
 import { adminOverviewRoutes } from './overview.routes.js';
 import { operatorSessionRoutes } from './operator-session.routes.js';
+import { adminOperatorsRoutes } from './operators.routes.js';
 
 /** Every operator API route module, one line each. */
 export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
@@ -36,4 +37,5 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
   await app.register(adminSearchRoutes);
   await app.register(adminOverviewRoutes);
   await app.register(operatorSessionRoutes);
+  await app.register(adminOperatorsRoutes);
 }
