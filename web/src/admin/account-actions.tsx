@@ -124,16 +124,19 @@ export function EndSessionsAction({ account, live }: { account: Detail['account'
       call(adminApi.DELETE('/api/admin/v1/accounts/{id}/sessions', { params: { path: { id: account.id } } })),
     onSuccess: () => client.invalidateQueries({ queryKey: accountKey(account.id) }),
   });
+  // Kept mounted at zero sessions: the answer stays on screen after the list refreshes.
   return (
     <div className="account-action">
-      <ConfirmAction
-        label="End all sessions"
-        question={`Sign ${account.email} out of ${live === 1 ? 'their 1 session' : `all ${live} sessions`}? They sign in again with their password; API keys keep working.`}
-        confirmLabel="Yes, end sessions"
-        danger
-        pending={end.isPending}
-        onConfirm={() => end.mutate()}
-      />
+      {live > 0 ? (
+        <ConfirmAction
+          label="End all sessions"
+          question={`Sign ${account.email} out of ${live === 1 ? 'their 1 session' : `all ${live} sessions`}? They sign in again with their password; API keys keep working.`}
+          confirmLabel="Yes, end sessions"
+          danger
+          pending={end.isPending}
+          onConfirm={() => end.mutate()}
+        />
+      ) : null}
       {end.isError ? (
         <p role="alert" className="admin-error">
           {end.error.message}

@@ -73,9 +73,7 @@ export default function Account() {
         <div className="account-stack">
           <Card title="Sessions">
             <Sessions sessions={d.sessions} />
-            {can('accounts.manage') && d.sessions.live > 0 ? (
-              <EndSessionsAction account={a} live={d.sessions.live} />
-            ) : null}
+            {can('accounts.manage') ? <EndSessionsAction account={a} live={d.sessions.live} /> : null}
           </Card>
           <Card title="Partner API">
             <PartnerFacts detail={d} />
