@@ -4,6 +4,7 @@ import { adminWalletRoutes } from './wallet.routes.js';
 import { adminSupportRoutes } from './support.routes.js';
 import { auditRoutes } from './audit.routes.js';
 import { adminAccountRoutes } from './accounts.routes.js';
+import { adminAccountDetailRoutes } from './account-detail.routes.js';
 import { adminMailRoutes } from './mail.routes.js';
 import { adminPushRoutes } from './push.routes.js';
 import { adminOrdersRoutes } from './orders.routes.js';
@@ -24,6 +25,7 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
   await app.register(adminSupportRoutes);
   await app.register(auditRoutes);
   await app.register(adminAccountRoutes);
+  await app.register(adminAccountDetailRoutes);
   await app.register(adminMailRoutes);
   await app.register(adminPushRoutes);
   await app.register(adminWalletRoutes);

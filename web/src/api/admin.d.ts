@@ -30,7 +30,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * One account, for support
+         * @description Profile, wallet balance and its newest transactions, newest orders, eSIMs with their last stored usage, tickets, live sessions, the Partner API keys’ prefixes (never a key) and the partner price rule. Each list is bounded (`more: true` when older entries exist). A deleted account is found by its id. 404 ACCOUNT_NOT_FOUND for an unknown id.
+         *
+         *     Permission: `read` (Owner, Support, Finance, Catalog, Read-only); the admin token holds every permission.
+         */
+        get: operations["getAccount"];
         put?: never;
         post?: never;
         delete?: never;
@@ -74,6 +80,28 @@ export interface paths {
          *     Permission: `catalog.write` (Owner, Catalog); the admin token holds every permission.
          */
         delete: operations["deleteAccountPricing"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/accounts/{id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Sign a customer out everywhere
+         * @description Ends every session of the account (web app, mobile app, partner console): each device’s next request answers 401 and the customer signs in again. The password and Partner API keys are untouched; to keep them out, suspend the account too. `ended`: how many sessions still worked. Audited (`account.sessions.end`, before/after counts). 404 ACCOUNT_NOT_FOUND for an unknown id.
+         *
+         *     Permission: `accounts.manage` (Owner, Support); the admin token holds every permission.
+         */
+        delete: operations["endAccountSessions"];
         options?: never;
         head?: never;
         patch?: never;
@@ -870,6 +898,190 @@ export interface components {
             /** @description USD */
             walletBalance: number;
         };
+        /** AccountDetail */
+        AccountDetail: {
+            account: components["schemas"]["AccountProfile"];
+            /** @description The Partner API keys’ display prefixes; null: no key of that mode */
+            apiKeys: {
+                live: {
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC with milliseconds
+                     */
+                    generatedAt: string;
+                    /** @description svc_live_sk_AbCd…WxYz: enough to recognise the key, never the key */
+                    prefix: string;
+                } | null;
+                test: {
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC with milliseconds
+                     */
+                    generatedAt: string;
+                    /** @description svc_live_sk_AbCd…WxYz: enough to recognise the key, never the key */
+                    prefix: string;
+                } | null;
+            };
+            esims: {
+                /** @description The newest 50, live and test, with the usage last stored (the refresh job keeps it current; the page asks the provider nothing) */
+                items: components["schemas"]["AccountEsim"][];
+                /** @description true: there are older eSIMs than the ones listed */
+                more: boolean;
+            };
+            orders: {
+                /** @description The newest 20, live and test, newest first; GET /orders?accountId= has them all */
+                items: components["schemas"]["AccountOrder"][];
+                /** @description true: there are older orders than the ones listed */
+                more: boolean;
+            };
+            /** @description `priceRule`: the Partner API price rule (GET /accounts/{id}/pricing), null: retail */
+            partner: {
+                /** @description Partners whose team this account belongs to */
+                memberOf: {
+                    email: string;
+                    name: string;
+                    partnerId: string;
+                    role: "owner" | "admin" | "developer" | "finance" | "viewer";
+                }[];
+                priceRule: {
+                    minMarginPercent: number;
+                    percent: number;
+                    rule: "discount" | "markup";
+                    updatedAt: string | null;
+                } | null;
+            };
+            /** @description The customer’s signed-in devices and browsers (web app, mobile app, partner console) */
+            sessions: {
+                /** @description Sessions that still work (not expired) */
+                live: number;
+                /** @description The newest 20; a session stores no last-use time */
+                newest: {
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC with milliseconds
+                     */
+                    createdAt: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC with milliseconds
+                     */
+                    expiresAt: string;
+                }[];
+            };
+            tickets: {
+                /** @description The 20 with the latest activity */
+                items: components["schemas"]["AccountTicket"][];
+                /** @description true: there are older tickets than the ones listed */
+                more: boolean;
+            };
+            wallet: components["schemas"]["AccountWallet"];
+        };
+        /** AccountEsim */
+        AccountEsim: {
+            activatedAt: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            createdAt: string;
+            dataUsageMb: number;
+            expiresAt: string | null;
+            iccid: string;
+            id: string;
+            installState: ("RELEASED" | "INSTALLED" | "ENABLED" | "DISABLED" | "DELETED") | null;
+            livemode: boolean;
+            orderId: string;
+            planId: string;
+            planName: string | null;
+            status: "PENDING" | "ACTIVE" | "DEPLETED" | "EXPIRED" | "CANCELLED";
+            totalVolumeMb: number;
+            usageCheckedAt: string | null;
+            usageUpdatedAt: string | null;
+        };
+        /** AccountOrder */
+        AccountOrder: {
+            amountUsd: number;
+            channel: "mobile" | "partner";
+            completedAt: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            createdAt: string;
+            currency: string;
+            /** @description GET /orders/{id} */
+            id: string;
+            lastError: string | null;
+            /** @description false: a test-mode order (sandbox, test wallet) */
+            livemode: boolean;
+            orderNumber: string;
+            paymentMethod: "wallet" | "card" | "crypto";
+            planId: string;
+            planName: string | null;
+            quantity: number;
+            status: "AWAITING_PAYMENT" | "PROCESSING" | "COMPLETED" | "CANCELLED" | "REFUNDED";
+        };
+        /** AccountProfile */
+        AccountProfile: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            createdAt: string;
+            deletedAt: string | null;
+            /** @description A deleted account’s is anonymised to deleted+<id>@invalid */
+            email: string;
+            emailVerified: boolean;
+            firstName: string;
+            id: string;
+            /** @description Holds a Partner API key (live or test) or a price rule */
+            isPartner: boolean;
+            lastName: string;
+            /** @description The language of the customer’s mails and pages */
+            locale: string;
+            preferredCurrency: string;
+            status: "ACTIVE" | "SUSPENDED" | "BANNED" | "DELETED";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updatedAt: string;
+        };
+        /** AccountTicket */
+        AccountTicket: {
+            category: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            createdAt: string;
+            /** @description GET /tickets/{id} */
+            id: string;
+            lastAuthor: ("customer" | "staff" | "system") | null;
+            messages: number;
+            orderId: string | null;
+            status: "OPEN" | "ANSWERED" | "RESOLVED" | "CLOSED";
+            subject: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updatedAt: string;
+        };
+        /** AccountWallet */
+        AccountWallet: {
+            /** @description USD */
+            balance: number;
+            /** @enum {string} */
+            currency: "USD";
+            /** @description USD; wallet.low_balance fires below it */
+            lowBalanceThreshold: number;
+            /** @description true: there are older transactions than the ones listed */
+            moreTransactions: boolean;
+            testBalance: number | null;
+            /** @description The newest 20 live ledger rows, newest first */
+            transactions: components["schemas"]["WalletTransaction"][];
+        };
         /** AdjustWalletRequest */
         AdjustWalletRequest: {
             /** @description Non-zero USD with at most two decimals */
@@ -932,6 +1144,10 @@ export interface components {
             /** @description Shown once: each signs in once in place of a code (lost phone) */
             recoveryCodes: string[];
         };
+        /** EndAccountSessionsResponse */
+        EndAccountSessionsResponse: {
+            ended: number;
+        };
         /**
          * Error
          * @example {
@@ -987,6 +1203,10 @@ export interface components {
         /** GetAccountPricingResponse */
         GetAccountPricingResponse: {
             rule: components["schemas"]["PriceRule"] | null;
+        };
+        /** GetAccountResponse */
+        GetAccountResponse: {
+            account: components["schemas"]["AccountDetail"];
         };
         /** GetJobResponse */
         GetJobResponse: {
@@ -1929,6 +2149,90 @@ export interface operations {
             };
         };
     };
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetAccountResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     updateAccount: {
         parameters: {
             query?: never;
@@ -2264,6 +2568,90 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    endAccountSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndAccountSessionsResponse"];
+                };
             };
             /** @description Default Response */
             400: {
