@@ -87,7 +87,7 @@ test('Support retries a failed order; Finance refunds one; the audit log names b
   await expect(page.getByTestId('order-action-result')).toHaveText(
     'The provider issued the eSIM: the order is complete.',
   );
-  await expect(page.locator('.admin-page-head')).toContainText('Completed');
+  await expect(page.locator('.admin-page-head')).toContainText('COMPLETED');
   await expect(timeline).toContainText('Operator retried fulfilment');
   await expect(timeline).toContainText(/Provider call \d+ by an operator: eSIM issued/);
   await expect(page.getByRole('button', { name: 'Retry fulfilment' })).toHaveCount(0);
@@ -138,7 +138,16 @@ test('the orders list filters by state and failure, in the URL, at 390 and 1280 
   await page.goto(`/admin/orders?status=FAILED&accountId=${accountId}`);
   await expect(page.getByLabel('State', { exact: true })).toHaveValue('FAILED');
   await expect(rows).toHaveCount(1);
-  await expect(rows.first()).toContainText('Processing');
+  await expect(rows.first()).toContainText('PROCESSING');
+  // The overview links a UTC day as two instants: the date fields show that day.
+  const day = new Date().toISOString().slice(0, 10);
+  const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString();
+  await page.goto(
+    `/admin/orders?accountId=${accountId}&from=${encodeURIComponent(`${day}T00:00:00.000Z`)}&to=${encodeURIComponent(next)}`,
+  );
+  await expect(page.getByLabel('From (UTC)')).toHaveValue(day);
+  await expect(page.getByLabel('To (UTC, included)')).toHaveValue(day);
+  await expect(rows).toHaveCount(1);
 
   await page.getByLabel('State', { exact: true }).selectOption('COMPLETED');
   await expect(page).toHaveURL(/status=COMPLETED/);

@@ -6,7 +6,9 @@ import { formatData } from '../../lib/format';
 import { AdminPage } from '../AdminShell';
 import { adminApi, call, idempotencyKey } from '../api';
 import { useCan } from '../operator';
-import { ErrorBox, StateBadge, usd, When } from '../orders-ui';
+import { ErrorBox, When } from '../orders-ui';
+import { StatusBadge } from '../status-badge';
+import { money } from '../display';
 import { Timeline } from '../OrderTimeline';
 import '../orders.css';
 
@@ -25,7 +27,7 @@ export default function OrderPage() {
   return (
     <AdminPage
       title={order.data ? `Order ${order.data.orderNumber}` : 'Order'}
-      actions={order.data ? <StateBadge state={order.data.status} /> : null}
+      actions={order.data ? <StatusBadge status={order.data.status} /> : null}
     >
       <ErrorBox error={order.error} />
       {order.isPending ? <p className="admin-muted">Loading…</p> : null}
@@ -67,7 +69,7 @@ function Facts({ order }: { order: Order }) {
           </dd>
           <dt>Amount</dt>
           <dd>
-            {usd(order.amountUsd)} by {order.paymentMethod}
+            {money(order.amountUsd)} by {order.paymentMethod}
           </dd>
           <dt>Plan</dt>
           <dd>
@@ -98,7 +100,7 @@ function Facts({ order }: { order: Order }) {
         <ul className="order-esims">
           {order.esims.map((e) => (
             <li key={e.id}>
-              <span className="admin-mono">{e.iccid}</span> <StateBadge state={e.status} />
+              <span className="admin-mono">{e.iccid}</span> <StatusBadge status={e.status} />
               <span className="admin-muted">
                 {' '}
                 {formatData(e.dataUsage, 'en')} of {formatData(e.totalVolume, 'en')} used
@@ -148,7 +150,7 @@ function Actions({ order }: { order: Order }) {
     onMutate: () => setResult(null),
     onSuccess: async () => {
       setConfirming(null);
-      setResult({ ok: true, text: `Refunded ${usd(order.amountUsd)} to the customer’s wallet.` });
+      setResult({ ok: true, text: `Refunded ${money(order.amountUsd)} to the customer’s wallet.` });
       await refresh();
     },
   });
@@ -183,7 +185,7 @@ function Actions({ order }: { order: Order }) {
       {canRefund && confirming !== null ? (
         <div className="admin-notice order-confirm" role="group" aria-label="Confirm the refund">
           <p>
-            Give up on this order and credit {usd(order.amountUsd)} back to the customer’s wallet? The eSIM
+            Give up on this order and credit {money(order.amountUsd)} back to the customer’s wallet? The eSIM
             will not be issued.
           </p>
           <button

@@ -5,46 +5,16 @@ import { RecordTable } from '../../components/RecordTable';
 import { useCursorList } from '../../lib/cursor-list';
 import { AdminPage } from '../AdminShell';
 import { adminApi, call } from '../api';
-import { ErrorBox, StateBadge, usd, When } from '../orders-ui';
+import { dayOf, queryOf } from '../orders-query';
+import { ErrorBox, When } from '../orders-ui';
+import { StatusBadge } from '../status-badge';
+import { money } from '../display';
 import '../orders.css';
 
-type Query = NonNullable<paths['/api/admin/v1/orders']['get']['parameters']['query']>;
 type Order =
   paths['/api/admin/v1/orders']['get']['responses'][200]['content']['application/json']['orders'][number];
 
 const PAGE = 25;
-const STATUSES = ['AWAITING_PAYMENT', 'PROCESSING', 'COMPLETED', 'CANCELLED', 'REFUNDED'] as const;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-/**
- * The filters live in the URL (`/admin/orders?status=PROCESSING&from=2026-11-01`), so a filtered
- * list can be linked to and survives a reload. `failed=1` (also `status=FAILED`, as the overview
- * links it) lists orders with a failed fulfilment attempt. Dates are UTC days, `to` included.
- */
-function queryOf(params: URLSearchParams): Query {
-  const pick = <T extends string>(name: string, allowed: readonly T[]) => {
-    const value = params.get(name);
-    return allowed.includes(value as T) ? (value as T) : undefined;
-  };
-  const day = (name: string) => {
-    const value = params.get(name);
-    return value && DAY.test(value) ? value : undefined;
-  };
-  const from = day('from');
-  const to = day('to');
-  const nextDay = to ? new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000).toISOString() : undefined;
-  const query: Query = {
-    status: pick('status', STATUSES),
-    channel: pick('channel', ['mobile', 'partner'] as const),
-    paymentMethod: pick('paymentMethod', ['wallet', 'card', 'crypto'] as const),
-    mode: pick('mode', ['live', 'test', 'all'] as const),
-    accountId: params.get('accountId')?.trim() || undefined,
-    failed: params.get('failed') === '1' || params.get('status') === 'FAILED' ? true : undefined,
-    from: from ? `${from}T00:00:00.000Z` : undefined,
-    to: nextDay,
-  };
-  return Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined));
-}
 
 export default function Orders() {
   const [params, setParams] = useSearchParams();
@@ -138,7 +108,7 @@ export default function Orders() {
           <input
             id="orders-from"
             type="date"
-            value={params.get('from') ?? ''}
+            value={dayOf(params.get('from'), false)}
             onChange={(e) => set('from', e.target.value)}
           />
         </div>
@@ -147,7 +117,7 @@ export default function Orders() {
           <input
             id="orders-to"
             type="date"
-            value={params.get('to') ?? ''}
+            value={dayOf(params.get('to'), true)}
             onChange={(e) => set('to', e.target.value)}
           />
         </div>
@@ -197,14 +167,14 @@ export default function Orders() {
                   </Link>
                 ),
               },
-              { header: 'State', card: 'aside', cell: (o) => <StateBadge state={o.status} /> },
+              { header: 'State', card: 'aside', cell: (o) => <StatusBadge status={o.status} /> },
               { header: 'Created', cell: (o) => <When iso={o.createdAt} /> },
               {
                 header: 'Customer',
                 cell: (o) => <Link to={`/admin/accounts/${o.accountId}`}>{o.accountEmail}</Link>,
               },
               { header: 'Plan', cell: (o) => `${o.quantity} × ${o.planName ?? o.planId}` },
-              { header: 'Amount', numeric: true, cell: (o) => usd(o.amountUsd) },
+              { header: 'Amount', numeric: true, cell: (o) => money(o.amountUsd) },
               {
                 header: 'Channel',
                 cell: (o) =>

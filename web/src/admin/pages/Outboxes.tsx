@@ -5,7 +5,8 @@ import { RecordTable } from '../../components/RecordTable';
 import { useCursorList } from '../../lib/cursor-list';
 import { AdminPage } from '../AdminShell';
 import { adminApi, call } from '../api';
-import { ErrorBox, StateBadge, When } from '../orders-ui';
+import { ErrorBox, When } from '../orders-ui';
+import { StatusBadge } from '../status-badge';
 import '../orders.css';
 
 type Mail =
@@ -102,7 +103,7 @@ function MailList({ to }: { to: string }) {
                   </details>
                 ),
               },
-              { header: 'Send', card: 'aside', cell: (m) => <StateBadge state={m.status} /> },
+              { header: 'Send', card: 'aside', cell: (m) => <StatusBadge status={m.status} /> },
               { header: 'To', cell: (m) => m.to },
               { header: 'Recorded', cell: (m) => <When iso={m.createdAt} /> },
             ]}
@@ -135,7 +136,7 @@ function PushList({ accountId }: { accountId: string }) {
             testId="push-row"
             columns={[
               { header: 'Title', card: 'title', cell: (p) => p.title },
-              { header: 'Send', card: 'aside', cell: (p) => <StateBadge state={p.result} /> },
+              { header: 'Send', card: 'aside', cell: (p) => <StatusBadge status={p.result} /> },
               {
                 header: 'To',
                 cell: (p) => (

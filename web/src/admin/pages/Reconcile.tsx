@@ -4,8 +4,9 @@ import { Link } from 'react-router';
 import type { paths } from '../../api/admin';
 import { AdminPage } from '../AdminShell';
 import { adminApi, call } from '../api';
+import { minorMoney } from '../display';
 import { useCan } from '../operator';
-import { ErrorBox, StateBadge, When } from '../orders-ui';
+import { Badge, ErrorBox, When } from '../orders-ui';
 import '../orders.css';
 
 type Report =
@@ -56,9 +57,7 @@ function ReportView({ report }: { report: Report }) {
         {report.checks.map((c) => (
           <li key={c.check} className="reconcile-check" data-testid="reconcile-check">
             <div className="reconcile-check-head">
-              <StateBadge state={c.ok ? 'ok' : 'failed'}>
-                {c.ok ? 'passed' : `${c.findings.length} found`}
-              </StateBadge>
+              <Badge tone={c.ok ? 'ok' : 'bad'}>{c.ok ? 'passed' : `${c.findings.length} found`}</Badge>
               <span>{c.title}</span>
               <span className="admin-muted admin-mono">{c.check}</span>
             </div>
@@ -159,13 +158,11 @@ function RefundRow({ refund }: { refund: Refund }) {
         </span>
       </td>
       <td>
-        <StateBadge state={refund.status}>
+        <Badge tone={refund.status === 'refund_manual' ? 'bad' : 'warn'}>
           {refund.status === 'refund_manual' ? 'refund by hand' : 'provider retrying'}
-        </StateBadge>
+        </Badge>
       </td>
-      <td className="num">
-        {(refund.amountMinor / 100).toFixed(2)} {refund.currency}
-      </td>
+      <td className="num">{minorMoney(refund.amountMinor, refund.currency)}</td>
       <td>
         <When iso={refund.paidAt} />
       </td>
