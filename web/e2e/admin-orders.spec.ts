@@ -72,6 +72,7 @@ test('Support retries a failed order; Finance refunds one; the audit log names b
   await expect(page.getByTestId('order-action-result')).toContainText('Refunded');
   const timeline = page.getByTestId('order-timeline');
   await expect(timeline).toContainText('Operator refunded the order');
+  await expect(timeline.getByTestId('timeline-actor')).toContainText(finance.email);
   await expect(timeline).toContainText(/Refunded \d+\.\d\d USD to the wallet/);
   await expect(page.getByRole('button', { name: 'Refund' })).toHaveCount(0);
   await atEachSize(page, (w) => checkLayout(page, `order (refunded) ${w}`));
@@ -89,6 +90,7 @@ test('Support retries a failed order; Finance refunds one; the audit log names b
   );
   await expect(page.locator('.admin-page-head')).toContainText('COMPLETED');
   await expect(timeline).toContainText('Operator retried fulfilment');
+  await expect(timeline.getByTestId('timeline-actor')).toContainText(support.email);
   await expect(timeline).toContainText(/Provider call \d+ by an operator: eSIM issued/);
   await expect(page.getByRole('button', { name: 'Retry fulfilment' })).toHaveCount(0);
   await expect(page.getByTestId('order-customer')).toHaveAttribute('href', /^\/admin\/accounts\/acc_/);

@@ -6,6 +6,7 @@ import type { Mailer } from '../mail/mailer.js';
 import { createAdminOrdersRepository } from '../orders/admin-orders.repository.js';
 import { createCancellationsRepository } from '../orders/cancellations.repository.js';
 import type { OrderService } from '../orders/orders.service.js';
+import { operatorsRepository } from '../operators/operators.repository.js';
 import { cancelJobKey, fulfillJobKey } from '../orders/ports.js';
 import type { PaymentsService } from '../payments/payments.service.js';
 import type { PushService } from '../push/push.service.js';
@@ -73,6 +74,14 @@ export function createOrderTimeline(deps: {
         deps.push.listBetween({ accountId: order.accountId, ...window }),
         orderEventLog(db, order),
       ]);
+    const operatorIds = [
+      ...new Set(audit.flatMap((r) => (r.actor?.startsWith('operator:') ? [r.actor.slice(9)] : []))),
+    ];
+    const operators = new Map<string, { email: string; name: string }>();
+    for (const id of operatorIds) {
+      const row = await operatorsRepository.byId(db, id);
+      if (row) operators.set(id, { email: row.email, name: row.name });
+    }
     const needles = [order.id, order.orderNumber, ...esims.map((e) => e.id)];
     return {
       order,
@@ -82,6 +91,7 @@ export function createOrderTimeline(deps: {
       ledger,
       jobs,
       audit,
+      operators,
       cancellation,
       mails: mails.filter((m) => mentions(needles, m.dedupeKey, m.subject, m.text)),
       pushes: pushes.filter((p) => mentions(needles, p.dedupeKey, JSON.stringify(p.data))),

@@ -201,16 +201,20 @@ function jobItems({ jobs, order }: OrderFacts): TimelineItem[] {
     });
 }
 
-function auditItems({ audit }: OrderFacts): TimelineItem[] {
-  return audit.map((row) => ({
-    at: row.createdAt,
-    kind: 'operator' as const,
-    title: AUDIT_TITLES[row.action] ?? row.action,
-    detail: changeOf(row.before, row.after),
-    ...(row.actor ? { actor: row.actor } : {}),
-    status: 'info' as const,
-    ref: row.id,
-  }));
+function auditItems({ audit, operators }: OrderFacts): TimelineItem[] {
+  return audit.map((row) => {
+    const operator = row.actor?.startsWith('operator:') ? operators.get(row.actor.slice(9)) : undefined;
+    return {
+      at: row.createdAt,
+      kind: 'operator' as const,
+      title: AUDIT_TITLES[row.action] ?? row.action,
+      detail: changeOf(row.before, row.after),
+      ...(row.actor ? { actor: row.actor } : {}),
+      ...(operator ? { actorEmail: operator.email, actorName: operator.name } : {}),
+      status: 'info' as const,
+      ref: row.id,
+    };
+  });
 }
 
 function cancellationItems({ cancellation: c }: OrderFacts): TimelineItem[] {

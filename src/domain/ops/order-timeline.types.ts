@@ -37,6 +37,9 @@ export interface TimelineItem {
   status?: TimelineStatus;
   /** Who did it, as the audit log names them (`operator:<id>`, `token`, `account:<id>`, `system`). */
   actor?: string;
+  /** For an `operator:<id>` actor: who that is (their e-mail and name, as the audit log shows). */
+  actorEmail?: string;
+  actorName?: string;
   /** The row it comes from (mail, push, job, delivery, audit id), for finding it elsewhere. */
   ref?: string;
   /** A mail or push body shown with its credentials replaced (see ../mail/redact.ts). */
@@ -52,6 +55,8 @@ export interface OrderFacts {
   ledger: WalletTransaction[];
   jobs: Job[];
   audit: AuditRecord[];
+  /** The operators named by `audit` actors, by id. */
+  operators: ReadonlyMap<string, { email: string; name: string }>;
   cancellation?: CancellationRow | undefined;
   mails: MailRecord[];
   pushes: PushRecord[];

@@ -28,6 +28,8 @@ const TimelineItemSchema = Type.Object(
         description: 'Who did it, as in the audit log: operator:<id>, token, account:<id>, system',
       }),
     ),
+    actorEmail: Type.Optional(Type.String({ description: 'For an operator actor: their e-mail' })),
+    actorName: Type.Optional(Type.String({ description: 'For an operator actor: their name' })),
     ref: Type.Optional(Type.String({ description: 'Id of the row it comes from (mail, job, payment …)' })),
     redacted: Type.Optional(
       Type.Literal(true, {

@@ -27,6 +27,8 @@ interface Item {
   detail?: string;
   status?: string;
   actor?: string;
+  actorEmail?: string;
+  actorName?: string;
   redacted?: true;
 }
 
@@ -163,10 +165,13 @@ describe('GET /orders/{id}/timeline', () => {
     });
     expect(by('Operator retried fulfilment')).toMatchObject({
       actor: `operator:${support.id}`,
+      actorEmail: support.email,
+      actorName: 'support operator',
       detail: 'status PROCESSING, outcome failure',
     });
     expect(by('Operator refunded the order')).toMatchObject({
       actor: `operator:${finance.id}`,
+      actorEmail: finance.email,
       detail: `status PROCESSING → REFUNDED, amountCents ${priceCents}`,
     });
     expect(by(`Refunded ${(priceCents / 100).toFixed(2)} USD to the wallet`).detail).toBe(

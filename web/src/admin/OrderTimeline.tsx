@@ -27,6 +27,12 @@ const TONE: Record<NonNullable<Item['status']>, string> = {
   info: '',
 };
 
+/** An operator by name and address; anyone else as the audit log names them (token, system). */
+function actorOf(item: Item): string {
+  if (!item.actorEmail) return item.actor === 'token' ? 'the admin token' : (item.actor ?? '');
+  return item.actorName ? `${item.actorName} (${item.actorEmail})` : item.actorEmail;
+}
+
 /** Long bodies (mails) fold away; short details stay in view. */
 const FOLD_AFTER = 160;
 
@@ -83,7 +89,11 @@ export function Timeline({ orderId }: { orderId: string }) {
                     {item.status === 'failed' ? <span className="admin-badge bad">failed</span> : null}
                     {item.status === 'pending' ? <span className="admin-badge warn">to come</span> : null}
                   </p>
-                  {item.actor ? <p className="admin-muted timeline-actor">by {item.actor}</p> : null}
+                  {item.actor ? (
+                    <p className="admin-muted timeline-actor" data-testid="timeline-actor">
+                      by {actorOf(item)}
+                    </p>
+                  ) : null}
                   <Detail item={item} />
                 </div>
               </li>

@@ -1550,6 +1550,10 @@ export interface components {
         OrderTimelineItem: {
             /** @description Who did it, as in the audit log: operator:<id>, token, account:<id>, system */
             actor?: string;
+            /** @description For an operator actor: their e-mail */
+            actorEmail?: string;
+            /** @description For an operator actor: their name */
+            actorName?: string;
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds
