@@ -5,6 +5,7 @@ import { createConsoleSearch } from '../domain/ops/search.service.js';
 import { createRequestLog } from '../domain/requestlog/request-log.js';
 import { createWorker } from '../jobs/worker.js';
 import type { Infrastructure } from './infrastructure.js';
+import type { Operators } from './operators.js';
 import type { Payments } from './payments.js';
 
 /**
@@ -12,7 +13,11 @@ import type { Payments } from './payments.js';
  * Partner API request log (buffered; retention purges it); the operator console's search and
  * overview.
  */
-export function buildOps(infra: Infrastructure, { payments }: Payments) {
+export function buildOps(
+  infra: Infrastructure,
+  { payments }: Payments,
+  { operatorSessions, operators }: Pick<Operators, 'operatorSessions' | 'operators'>,
+) {
   const { config, db, database, clock, queue, log, audit, jobHandlers, startupTasks } = infra;
   const deadLetter = createDeadLetter({ db, clock, audit });
   const requestLog = createRequestLog({ db, clock, log });
@@ -24,6 +29,10 @@ export function buildOps(infra: Infrastructure, { payments }: Payments) {
     jobRetentionMs: config.jobRetentionDays * 24 * 60 * 60 * 1000,
     payments,
     requestLog,
+    operators: {
+      purgeStaleSessions: (tx) => operatorSessions.purgeStale(tx),
+      purgeEnrolments: (tx, cutoff) => operators.purgeEnrolments(tx, cutoff),
+    },
     vacuum: database.kind === 'pglite',
   });
   maintenance.register(jobHandlers);
