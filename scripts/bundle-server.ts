@@ -1,7 +1,8 @@
 /**
- * `npm run build:server`: bundles the service's three entry points (src/main.ts, src/worker.ts,
- * src/reconcile.ts) with the pure-JavaScript packages they import into dist/bundle/*.mjs, which
- * `npm start`, `npm run worker` and `npm run reconcile` run. esbuild strips the types (the
+ * `npm run build:server`: bundles the service's entry points (src/main.ts, src/worker.ts,
+ * src/reconcile.ts, and the operator command scripts/operator.ts) with the pure-JavaScript
+ * packages they import into dist/bundle/*.mjs, which `npm start`, `npm run worker`,
+ * `npm run reconcile` and `npm run operator` run. esbuild strips the types (the
  * sources are written for it: `isolatedModules`, `verbatimModuleSyntax`); `npm run typecheck`
  * checks them.
  *
@@ -33,7 +34,12 @@ import { SERVER_EXTERNALS } from './server-externals.js';
 // Chunk names change with their content: nothing from an earlier build (or tsc's former output) lingers.
 rmSync('dist', { recursive: true, force: true });
 await build({
-  entryPoints: { main: 'src/main.ts', worker: 'src/worker.ts', reconcile: 'src/reconcile.ts' },
+  entryPoints: {
+    main: 'src/main.ts',
+    worker: 'src/worker.ts',
+    reconcile: 'src/reconcile.ts',
+    operator: 'scripts/operator.ts',
+  },
   tsconfig: 'tsconfig.json',
   outdir: 'dist/bundle',
   outExtension: { '.js': '.mjs' },

@@ -35,10 +35,10 @@ export function createContainer(deps: ContainerDeps) {
   const orders = buildOrders(infra, { events, esim, catalog, accounts, payments });
   const autoTopUp = buildAutoTopUp(infra, { events, catalog, orders });
   const webhooks = buildWebhooks(infra, events);
-  const ops = buildOps(infra, { payments, orders, push });
+  const operators = buildOperators(infra, accounts);
+  const ops = buildOps(infra, { payments, orders, push, operators });
   const partnerConsole = buildPartnerConsole(infra, { accounts, orders, payments });
   const billing = buildBilling(infra, { ...catalog, ...accounts });
-  const operators = buildOperators(infra, accounts);
 
   return {
     ...infra,

@@ -30,3 +30,5 @@ export function buildOperators(
   });
   return { operatorSessions, operators, operatorSignIn };
 }
+
+export type Operators = ReturnType<typeof buildOperators>;

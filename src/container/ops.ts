@@ -7,6 +7,7 @@ import { createConsoleSearch } from '../domain/ops/search.service.js';
 import { createRequestLog } from '../domain/requestlog/request-log.js';
 import { createWorker } from '../jobs/worker.js';
 import type { Infrastructure } from './infrastructure.js';
+import type { Operators } from './operators.js';
 import type { Orders } from './orders.js';
 import type { Payments } from './payments.js';
 import type { Push } from './push.js';
@@ -16,9 +17,18 @@ import type { Push } from './push.js';
  * Partner API request log (buffered; retention purges it); the operator console's search and
  * overview, an order's timeline and reconcile on demand.
  */
-export function buildOps(infra: Infrastructure, areas: { payments: Payments; orders: Orders; push: Push }) {
+export function buildOps(
+  infra: Infrastructure,
+  areas: {
+    payments: Payments;
+    orders: Orders;
+    push: Push;
+    operators: Pick<Operators, 'operatorSessions' | 'operators'>;
+  },
+) {
   const { config, db, database, clock, queue, log, audit, mailer, jobHandlers, startupTasks } = infra;
   const { payments, wallet } = areas.payments;
+  const { operatorSessions, operators } = areas.operators;
   const deadLetter = createDeadLetter({ db, clock, audit });
   const requestLog = createRequestLog({ db, clock, log });
   const maintenance = createMaintenance({
@@ -29,6 +39,10 @@ export function buildOps(infra: Infrastructure, areas: { payments: Payments; ord
     jobRetentionMs: config.jobRetentionDays * 24 * 60 * 60 * 1000,
     payments,
     requestLog,
+    operators: {
+      purgeStaleSessions: (tx) => operatorSessions.purgeStale(tx),
+      purgeEnrolments: (tx, cutoff) => operators.purgeEnrolments(tx, cutoff),
+    },
     vacuum: database.kind === 'pglite',
   });
   maintenance.register(jobHandlers);

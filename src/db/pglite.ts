@@ -3,6 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { lockDataDir } from './data-dir-lock.js';
 import { MIGRATIONS_FOLDER, type Database, type Db } from './database.js';
 import { localNotifications } from './notifications.js';
 
@@ -32,12 +33,25 @@ export function openPglite(dataDir: string | undefined): Database & { client: PG
     startParams: [...PGlite.defaultStartParams, ...PGLITE_MEMORY_SETTINGS],
   };
   if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true });
+  // PGlite takes no lock: a second process on the same files would corrupt them.
+  const unlock = dataDir === undefined ? undefined : lockDataDir(dataDir);
   const client = dataDir === undefined ? new PGlite(options) : new PGlite(dataDir, options);
   // The one change to PGlite's own query path: its public entry points wait for an event-loop
   // turn. PGlite is used otherwise as it comes, private methods untouched; the patches dropped
   // for want of an upstream issue are in docs/performance.md, "PGlite as it comes".
   yieldingToEventLoop(client);
-  return wrapPglite(client);
+  const database = wrapPglite(client);
+  if (!unlock) return database;
+  return {
+    ...database,
+    close: async () => {
+      try {
+        await database.close();
+      } finally {
+        unlock();
+      }
+    },
+  };
 }
 
 /**

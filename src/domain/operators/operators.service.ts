@@ -270,7 +270,10 @@ export function createOperatorsService(deps: {
     });
   }
 
-  return { list, get, byEmail, create, newEnrolment, update, listSessions, endSession };
+  /** Enrolment links that expired before `cutoff` (used or not): the retention job's part. */
+  const purgeEnrolments = (tx: DbOrTx, cutoff: Date) => repo.purgeEnrolments(tx, cutoff);
+
+  return { list, get, byEmail, create, newEnrolment, update, listSessions, endSession, purgeEnrolments };
 }
 
 export type OperatorsService = ReturnType<typeof createOperatorsService>;

@@ -1,5 +1,5 @@
 import { and, eq, isNotNull, lt, or, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Db, DbOrTx } from '../../db/client.js';
 import { idempotencyKeys, jobs, passwordResetTokens, payments, sessions } from '../../db/schema/index.js';
 import type { JobHandlers } from '../../jobs/worker.js';
 import type { JobQueue } from '../../jobs/queue.js';
@@ -37,6 +37,9 @@ export interface RetentionResult {
   expiredPayments: number;
   /** Partner API request log rows older than 30 days. */
   partnerRequests: number;
+  /** Console sessions ended or idle past their timeout a day ago, and spent enrolment links. */
+  operatorSessions: number;
+  operatorEnrolments: number;
   /** Milliseconds the closing VACUUM took (PGlite); absent where autovacuum does it. */
   vacuumMs?: number;
 }
@@ -52,6 +55,11 @@ export function createMaintenance(deps: {
   payments: { expirePayment(paymentId: string): Promise<boolean> };
   /** The Partner API request log (src/domain/requestlog): its 30 days are kept here. */
   requestLog?: { purge(): Promise<number> };
+  /** The operator console's sessions and enrolment links (src/domain/operators). */
+  operators?: {
+    purgeStaleSessions(tx: DbOrTx): Promise<number>;
+    purgeEnrolments(tx: DbOrTx, cutoff: Date): Promise<number>;
+  };
   reconcileOptions?: Omit<Parameters<typeof reconcile>[0], 'db' | 'clock'>;
   /**
    * Whether retention ends with a VACUUM of the database: on PGlite, which runs no autovacuum, so
@@ -128,6 +136,9 @@ export function createMaintenance(deps: {
       ),
       expiredPayments: 0,
       partnerRequests: (await deps.requestLog?.purge()) ?? 0,
+      operatorSessions: (await deps.operators?.purgeStaleSessions(db)) ?? 0,
+      // Links expired a day ago (used ones expire too): the audit log keeps who enrolled when.
+      operatorEnrolments: (await deps.operators?.purgeEnrolments(db, new Date(now.getTime() - DAY))) ?? 0,
     };
     for (const id of await abandonedPayments(now)) {
       if (await deps.payments.expirePayment(id)) result.expiredPayments++;
