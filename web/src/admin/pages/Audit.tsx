@@ -25,10 +25,10 @@ function Who({ entry }: { entry: Entry }) {
   if (entry.actor === 'token') return <span>admin token</span>;
   if (entry.actorEmail)
     return (
-      <span>
-        {entry.actorName ? `${entry.actorName} ` : ''}
-        <span className="admin-mono">{entry.actorEmail}</span>
-      </span>
+      <>
+        {entry.actorName ? <div>{entry.actorName}</div> : null}
+        <div className="audit-email">{entry.actorEmail}</div>
+      </>
     );
   return <span className="admin-muted">{entry.actor ?? 'unknown'}</span>;
 }
@@ -180,7 +180,7 @@ export default function Audit() {
         <p className="admin-muted">Nothing recorded matches.</p>
       ) : (
         <div className="admin-table-wrap">
-          <table className="admin-table">
+          <table className="admin-table stacked">
             <thead>
               <tr>
                 <th scope="col">When</th>
@@ -193,10 +193,10 @@ export default function Audit() {
             <tbody>
               {list.items.map((entry) => (
                 <tr key={entry.id}>
-                  <td>
+                  <td data-label="When">
                     <time dateTime={entry.createdAt}>{formatWhen(entry.createdAt)}</time>
                   </td>
-                  <td>
+                  <td data-label="Who">
                     <Who entry={entry} />
                     {entry.actor && entry.actor !== applied.actor ? (
                       <div>
@@ -210,11 +210,13 @@ export default function Audit() {
                       </div>
                     ) : null}
                   </td>
-                  <td className="admin-mono">{entry.action}</td>
-                  <td>
+                  <td className="admin-mono audit-action" data-label="Action">
+                    {entry.action}
+                  </td>
+                  <td data-label="Target">
                     <Target entry={entry} />
                   </td>
-                  <td>
+                  <td data-label="Change">
                     <Diff before={entry.before} after={entry.after} />
                   </td>
                 </tr>

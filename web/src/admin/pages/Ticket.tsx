@@ -252,22 +252,18 @@ function CustomerOrders({ detail }: { detail: Detail }) {
             <thead>
               <tr>
                 <th scope="col">Order</th>
-                <th scope="col">State</th>
-                <th scope="col" className="num">
-                  Amount
-                </th>
+                <th scope="col">State and amount</th>
               </tr>
             </thead>
             <tbody>
               {orders.map((o) => (
                 <tr key={o.id}>
                   <td>
-                    <Link to={`/admin/orders/${o.id}`} className="admin-mono">
+                    <Link to={`/admin/orders/${o.id}`} className="admin-mono ticket-order-number">
                       {o.orderNumber}
                     </Link>
-                    <div className="admin-muted">
-                      {o.planName ?? 'Plan no longer listed'} · {formatWhen(o.createdAt)}
-                    </div>
+                    <div className="admin-muted">{o.planName ?? 'Plan no longer listed'}</div>
+                    <div className="admin-muted">{formatWhen(o.createdAt)}</div>
                   </td>
                   <td>
                     <span
@@ -276,8 +272,8 @@ function CustomerOrders({ detail }: { detail: Detail }) {
                       {o.status}
                     </span>
                     {o.livemode ? null : <span className="admin-badge">Test</span>}
+                    <div>{usd(o.amountUsd)}</div>
                   </td>
-                  <td className="num">{usd(o.amountUsd)}</td>
                 </tr>
               ))}
             </tbody>

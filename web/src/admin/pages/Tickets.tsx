@@ -94,7 +94,7 @@ export default function Tickets() {
         <p className="admin-muted">No tickets here.</p>
       ) : (
         <div className="admin-table-wrap">
-          <table className="admin-table tickets-table">
+          <table className="admin-table tickets-table stacked">
             <caption className="visually-hidden">
               {tab.label} tickets, {WHO.find((w) => w.id === who)!.label.toLowerCase()}
             </caption>
@@ -125,6 +125,8 @@ export default function Tickets() {
   );
 }
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 function TicketRow({ ticket }: { ticket: AdminTicket }) {
   const notes = ticket.messages.filter((m) => m.internal).length;
   return (
@@ -135,18 +137,19 @@ function TicketRow({ ticket }: { ticket: AdminTicket }) {
           <TicketStatusBadge status={ticket.status} />
           {ticket.systemCreated ? <span className="admin-badge">System</span> : null}
           <span className="admin-muted">
-            {ticket.messages.length - notes} messages{notes ? `, ${notes} notes` : ''}
+            {plural(ticket.messages.length - notes, 'message')}
+            {notes ? `, ${plural(notes, 'internal note')}` : ''}
           </span>
         </div>
       </td>
-      <td>
+      <td data-label="Customer">
         <span className="admin-mono">{ticket.email}</span>
         {ticket.guest ? <div className="admin-muted">Guest: {ticket.guest.name}</div> : null}
       </td>
-      <td>
+      <td data-label="Assignee">
         {ticket.assignee ? operatorLabel(ticket.assignee) : <span className="admin-muted">Unassigned</span>}
       </td>
-      <td>
+      <td data-label="Last activity">
         <time dateTime={lastActivity(ticket)}>{formatWhen(lastActivity(ticket))}</time>
       </td>
     </tr>
