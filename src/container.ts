@@ -38,7 +38,7 @@ export function createContainer(deps: ContainerDeps) {
   const ops = buildOps(infra, payments);
   const partnerConsole = buildPartnerConsole(infra, { accounts, orders, payments });
   const billing = buildBilling(infra, { ...catalog, ...accounts });
-  const operators = buildOperators(infra);
+  const operators = buildOperators(infra, accounts);
 
   return {
     ...infra,

@@ -64,6 +64,9 @@ export default defineConfig({
       // Every journey registers its own accounts from 127.0.0.1; the default (20 an hour per
       // address) is a production guard, not something these tests exercise.
       REGISTER_RATE_LIMIT: '1000',
+      // Likewise sign-ins: every console journey signs its operators in from 127.0.0.1
+      // (web/e2e/operator.ts); the limits are tested in test/http/admin/operators-sign-in.test.ts.
+      AUTH_RATE_LIMIT: '1000',
       // Webhook journeys point endpoints at a receiver on 127.0.0.1 (refused in production).
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
     },

@@ -1,3 +1,4 @@
+import { createAccountDetail } from '../domain/accounts/account-detail.js';
 import { createDataExport } from '../domain/accounts/data-export.js';
 import { createReceiptService } from '../domain/receipts/receipts.service.js';
 import { createOrderService } from '../domain/orders/orders.service.js';
@@ -70,6 +71,17 @@ export function buildOrders(
     wallet: areas.payments.wallet,
     support,
   });
+  // The operator console's account page (issue 33 O2): reads of every area, like the export.
+  const accountDetail = createAccountDetail({
+    accounts: areas.accounts.accounts,
+    sessions: areas.accounts.sessions,
+    wallet: areas.payments.wallet,
+    orderAdmin,
+    orders,
+    support,
+    partners: areas.accounts.partners,
+    catalog: areas.catalog.catalog,
+  });
   const orderJobs = registerOrderJobs({
     db,
     handlers: jobHandlers,
@@ -84,6 +96,6 @@ export function buildOrders(
   providerNotifications.registerJobs(jobHandlers, (orderId) => orders.fulfillment.attempt(orderId, 'job'));
   startupTasks.push(() => orderJobs.scheduleRefresh());
   const purchaseReceipts = createReceiptService({ db, orders: orders.repository, legal, ...areas.catalog });
-  return { orders, orderCancels, orderAdmin, testMode, dataExport, purchaseReceipts };
+  return { orders, orderCancels, orderAdmin, testMode, dataExport, accountDetail, purchaseReceipts };
 }
 export type Orders = ReturnType<typeof buildOrders>;

@@ -120,8 +120,14 @@ const GUEST_PATH_TOKEN = /(\/support\/guest\/)[^/?#]+/g;
 const QR_PATH_TOKEN = /(\/esims\/)[^/?#]+(\/qr\.(?:png|svg))/g;
 
 /**
+ * An operator's enrolment link (`/api/admin/v1/operator/enrolment/<token>`, issue 33 O1): whoever
+ * holds it sets the operator's password and second factor.
+ */
+const ENROLMENT_PATH_TOKEN = /(\/operator\/enrolment\/)[^/?#]+/g;
+
+/**
  * Query values that are secrets when they appear in a URL (reset links, QR tokens), webhook path
- * tokens, install page tokens, guest thread tokens and QR image tokens.
+ * tokens, install page tokens, guest thread tokens, QR image tokens and operator enrolment tokens.
  */
 export function redactUrl(url: string): string {
   return redactQuery(
@@ -130,6 +136,7 @@ export function redactUrl(url: string): string {
       .replace(INSTALL_PATH_TOKEN, '$1[REDACTED]')
       .replace(GUEST_PATH_TOKEN, '$1[REDACTED]')
       .replace(QR_PATH_TOKEN, '$1[REDACTED]$2')
+      .replace(ENROLMENT_PATH_TOKEN, '$1[REDACTED]')
       .replace(/([?&](?:token|key|api_key)=)[^&]*/gi, '$1[REDACTED]'),
   );
 }

@@ -5,12 +5,17 @@ import { accounts } from '../../db/schema/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { AppError } from '../errors.js';
-import type { Account } from '../sessions/sessions.service.js';
+import type { Account, SessionService } from '../sessions/sessions.service.js';
 
 export type AdminSettableStatus = 'ACTIVE' | 'SUSPENDED' | 'BANNED';
 
 /** Operator actions on accounts (decisions §6). */
-export function createAccountAdmin(deps: { db: Db; clock: Clock; audit: AuditService }) {
+export function createAccountAdmin(deps: {
+  db: Db;
+  clock: Clock;
+  audit: AuditService;
+  sessions: Pick<SessionService, 'endAll'>;
+}) {
   const { db } = deps;
   return {
     /**
@@ -57,6 +62,33 @@ export function createAccountAdmin(deps: { db: Db; clock: Clock; audit: AuditSer
           ...(requestId ? { requestId } : {}),
         });
         return updated!;
+      });
+    },
+
+    /**
+     * Signs the customer out everywhere (issue 33 O2): every session ends, so each device's next
+     * request answers 401; the password and API keys are untouched. The account row is locked (a new
+     * session's foreign-key check waits for it), so a racing login lands before the end (and is
+     * ended) or after it (and is kept), never half-way.
+     */
+    async endSessions(accountId: string, requestId?: string): Promise<number> {
+      return db.transaction(async (tx) => {
+        const [current] = await tx
+          .select({ id: accounts.id })
+          .from(accounts)
+          .where(eq(accounts.id, accountId))
+          .for('update');
+        if (!current) throw new AppError('ACCOUNT_NOT_FOUND', 'Account not found');
+        const ended = await deps.sessions.endAll(tx, accountId);
+        await deps.audit.record(tx, {
+          action: 'account.sessions.end',
+          targetType: 'account',
+          targetId: accountId,
+          before: { liveSessions: ended },
+          after: { liveSessions: 0 },
+          ...(requestId ? { requestId } : {}),
+        });
+        return ended;
       });
     },
   };

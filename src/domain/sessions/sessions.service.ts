@@ -1,4 +1,4 @@
-import { and, eq, gt, ne, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, ne, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { placeholders, reusable } from '../../db/reusable.js';
 import { accounts, sessions } from '../../db/schema/index.js';
@@ -9,6 +9,12 @@ import { newId } from '../../lib/ids.js';
 export const SESSION_LIFETIME_MS = 30 * DAY;
 
 export type Account = typeof accounts.$inferSelect;
+
+/** A session as support sees it: when it began and when it runs out, never its token. */
+export interface LiveSession {
+  createdAt: Date;
+  expiresAt: Date;
+}
 
 export interface ResolvedSession {
   sessionId: string;
@@ -72,6 +78,35 @@ export function createSessionService(deps: { db: Db; clock: Clock }) {
 
     async revoke(sessionId: string): Promise<void> {
       await db.delete(sessions).where(eq(sessions.id, sessionId));
+    },
+
+    /**
+     * The account's sessions that still work (not expired), newest first: `count` of them all and
+     * the newest `limit`. Sessions store no last-use time, so that is all there is to show.
+     */
+    async listLive(accountId: string, limit: number): Promise<{ count: number; newest: LiveSession[] }> {
+      const live = and(eq(sessions.accountId, accountId), gt(sessions.expiresAt, clock.now()));
+      const [total] = await db.select({ n: count() }).from(sessions).where(live);
+      const newest = await db
+        .select({ createdAt: sessions.createdAt, expiresAt: sessions.expiresAt })
+        .from(sessions)
+        .where(live)
+        .orderBy(desc(sessions.createdAt), desc(sessions.id))
+        .limit(limit);
+      return { count: total?.n ?? 0, newest };
+    },
+
+    /**
+     * Deletes every session of the account (expired ones too: they are dead weight); how many of
+     * them still worked. The holder's next request answers 401.
+     */
+    async endAll(tx: DbOrTx, accountId: string): Promise<number> {
+      const ended = await tx
+        .delete(sessions)
+        .where(eq(sessions.accountId, accountId))
+        .returning({ expiresAt: sessions.expiresAt });
+      const now = clock.now().getTime();
+      return ended.filter((s) => s.expiresAt.getTime() > now).length;
     },
 
     async revokeAll(tx: DbOrTx, accountId: string, exceptSessionId?: string): Promise<void> {

@@ -5,6 +5,7 @@ import { adminSupportRoutes } from './support.routes.js';
 import { adminTicketConsoleRoutes } from './ticket-console.routes.js';
 import { auditRoutes } from './audit.routes.js';
 import { adminAccountRoutes } from './accounts.routes.js';
+import { adminAccountDetailRoutes } from './account-detail.routes.js';
 import { adminMailRoutes } from './mail.routes.js';
 import { adminPushRoutes } from './push.routes.js';
 import { adminOrdersRoutes } from './orders.routes.js';
@@ -16,6 +17,7 @@ import { adminPricingRoutes } from './pricing.routes.js';
 import { adminSearchRoutes } from './search.routes.js';
 import { adminOverviewRoutes } from './overview.routes.js';
 import { operatorSessionRoutes } from './operator-session.routes.js';
+import { adminOperatorsRoutes } from './operators.routes.js';
 
 /** Every operator API route module, one line each. */
 export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
@@ -23,6 +25,7 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
   await app.register(adminTicketConsoleRoutes);
   await app.register(auditRoutes);
   await app.register(adminAccountRoutes);
+  await app.register(adminAccountDetailRoutes);
   await app.register(adminMailRoutes);
   await app.register(adminPushRoutes);
   await app.register(adminWalletRoutes);
@@ -36,4 +39,5 @@ export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
   await app.register(adminSearchRoutes);
   await app.register(adminOverviewRoutes);
   await app.register(operatorSessionRoutes);
+  await app.register(adminOperatorsRoutes);
 }

@@ -30,7 +30,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * One account, for support
+         * @description Profile, wallet balance and its newest transactions, newest orders, eSIMs with their last stored usage, tickets, live sessions, the Partner API keys’ prefixes (never a key) and the partner price rule. Each list is bounded (`more: true` when older entries exist). A deleted account is found by its id. 404 ACCOUNT_NOT_FOUND for an unknown id.
+         *
+         *     Permission: `read` (Owner, Support, Finance, Catalog, Read-only); the admin token holds every permission.
+         */
+        get: operations["getAccount"];
         put?: never;
         post?: never;
         delete?: never;
@@ -74,6 +80,28 @@ export interface paths {
          *     Permission: `catalog.write` (Owner, Catalog); the admin token holds every permission.
          */
         delete: operations["deleteAccountPricing"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/accounts/{id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Sign a customer out everywhere
+         * @description Ends every session of the account (web app, mobile app, partner console): each device’s next request answers 401 and the customer signs in again. The password and Partner API keys are untouched; to keep them out, suspend the account too. `ended`: how many sessions still worked. Audited (`account.sessions.end`, before/after counts). 404 ACCOUNT_NOT_FOUND for an unknown id.
+         *
+         *     Permission: `accounts.manage` (Owner, Support); the admin token holds every permission.
+         */
+        delete: operations["endAccountSessions"];
         options?: never;
         head?: never;
         patch?: never;
@@ -259,6 +287,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/operator-sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End a console session
+         * @description Signs that browser out at its next request. 404 when unknown or already ended.
+         *
+         *     Permission: `operators.manage` (Owner); the admin token holds every permission.
+         */
+        delete: operations["endOperatorSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/operator/enrolment/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An enrolment link: who it is for, and the TOTP secret to enrol
+         * @description What the enrolment page shows: the operator, and the authenticator secret as text, as an `otpauth://` URI and as a QR code (SVG). 404 NOT_FOUND when the link is unknown, used, expired (24 h) or replaced by a newer one, or the operator is disabled. After 10 such answers in a minute the client address gets 429.
+         */
+        get: operations["getOperatorEnrolment"];
+        put?: never;
+        /**
+         * Enrol: set the password and confirm the authenticator
+         * @description Sets the password (8–256 characters) and the link's TOTP secret (`code`: the app's current 6-digit code proves it holds it; 400 VALIDATION_ERROR when it does not match), replaces the recovery codes, ends the operator's older console sessions and signs in (Set-Cookie). The 10 recovery codes are in this answer only. The link works once. Password hashing is queued per client address: past its share 429 RATE_LIMITED, when the whole queue is full 503 SERVICE_UNAVAILABLE, both with Retry-After.
+         */
+        post: operations["completeOperatorEnrolment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/operator/me": {
         parameters: {
             query?: never;
@@ -288,12 +362,110 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post?: never;
+        /**
+         * Sign in to the console
+         * @description E-mail, password and a code (authenticator app or a recovery code). Sets the `svc_operator` cookie (SameSite=Strict; the session ends after 12 idle hours). 401 INVALID_CREDENTIALS with one message for any wrong part, and for a disabled or not yet enrolled operator. Throttled like the customers' login: per client address and per address+e-mail (10/min); after 50 failures for one e-mail in an hour, addresses that sent one are refused (429) while others are still checked. Password hashing is queued per client address: past its share 429 RATE_LIMITED, when the whole queue is full 503 SERVICE_UNAVAILABLE, both with Retry-After.
+         */
+        post: operations["signInOperator"];
         /**
          * Sign out of the console
          * @description Ends this console session and clears its cookie. Answers 204 even when already signed out.
          */
         delete: operations["signOutOperator"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/operators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Operators
+         * @description Every operator, Owners first, then by e-mail address.
+         *
+         *     Permission: `operators.manage` (Owner); the admin token holds every permission.
+         */
+        get: operations["listOperators"];
+        put?: never;
+        /**
+         * Invite an operator
+         * @description Creates an INVITED operator and a one-time enrolment link (24 h), mailed to them and returned here so the Owner can pass it on. The e-mail address is trimmed and lower-cased; 409 CONFLICT when an operator has it.
+         *
+         *     Permission: `operators.manage` (Owner); the admin token holds every permission.
+         */
+        post: operations["inviteOperator"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/operators/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change an operator’s role, name or status
+         * @description DISABLED ends all their console sessions and open enrolment links and refuses sign-in; ACTIVE enables them again (409 INVALID_STATE for an operator who has not enrolled yet). 409 CONFLICT when the change would leave no ACTIVE Owner.
+         *
+         *     Permission: `operators.manage` (Owner); the admin token holds every permission.
+         */
+        patch: operations["updateOperator"];
+        trace?: never;
+    };
+    "/api/admin/v1/operators/{id}/enrolment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new enrolment link (lost phone or password)
+         * @description Issues a new one-time enrolment link (24 h), mailed and returned; older unused links stop working. Using it sets a new password, authenticator and recovery codes and ends the operator’s other sessions; until then their current credentials keep working. 409 INVALID_STATE for a disabled operator.
+         *
+         *     Permission: `operators.manage` (Owner); the admin token holds every permission.
+         */
+        post: operations["newOperatorEnrolment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/operators/{id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An operator’s live console sessions
+         * @description Sessions not ended and used within the last 12 hours, most recently used first.
+         *
+         *     Permission: `operators.manage` (Owner); the admin token holds every permission.
+         */
+        get: operations["listOperatorSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -738,6 +910,190 @@ export interface components {
             /** @description USD */
             walletBalance: number;
         };
+        /** AccountDetail */
+        AccountDetail: {
+            account: components["schemas"]["AccountProfile"];
+            /** @description The Partner API keys’ display prefixes; null: no key of that mode */
+            apiKeys: {
+                live: {
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC with milliseconds
+                     */
+                    generatedAt: string;
+                    /** @description svc_live_sk_AbCd…WxYz: enough to recognise the key, never the key */
+                    prefix: string;
+                } | null;
+                test: {
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC with milliseconds
+                     */
+                    generatedAt: string;
+                    /** @description svc_live_sk_AbCd…WxYz: enough to recognise the key, never the key */
+                    prefix: string;
+                } | null;
+            };
+            esims: {
+                /** @description The newest 50, live and test, with the usage last stored (the refresh job keeps it current; the page asks the provider nothing) */
+                items: components["schemas"]["AccountEsim"][];
+                /** @description true: there are older eSIMs than the ones listed */
+                more: boolean;
+            };
+            orders: {
+                /** @description The newest 20, live and test, newest first; GET /orders?accountId= has them all */
+                items: components["schemas"]["AccountOrder"][];
+                /** @description true: there are older orders than the ones listed */
+                more: boolean;
+            };
+            /** @description `priceRule`: the Partner API price rule (GET /accounts/{id}/pricing), null: retail */
+            partner: {
+                /** @description Partners whose team this account belongs to */
+                memberOf: {
+                    email: string;
+                    name: string;
+                    partnerId: string;
+                    role: "owner" | "admin" | "developer" | "finance" | "viewer";
+                }[];
+                priceRule: {
+                    minMarginPercent: number;
+                    percent: number;
+                    rule: "discount" | "markup";
+                    updatedAt: string | null;
+                } | null;
+            };
+            /** @description The customer’s signed-in devices and browsers (web app, mobile app, partner console) */
+            sessions: {
+                /** @description Sessions that still work (not expired) */
+                live: number;
+                /** @description The newest 20; a session stores no last-use time */
+                newest: {
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC with milliseconds
+                     */
+                    createdAt: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC with milliseconds
+                     */
+                    expiresAt: string;
+                }[];
+            };
+            tickets: {
+                /** @description The 20 with the latest activity */
+                items: components["schemas"]["AccountTicket"][];
+                /** @description true: there are older tickets than the ones listed */
+                more: boolean;
+            };
+            wallet: components["schemas"]["AccountWallet"];
+        };
+        /** AccountEsim */
+        AccountEsim: {
+            activatedAt: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            createdAt: string;
+            dataUsageMb: number;
+            expiresAt: string | null;
+            iccid: string;
+            id: string;
+            installState: ("RELEASED" | "INSTALLED" | "ENABLED" | "DISABLED" | "DELETED") | null;
+            livemode: boolean;
+            orderId: string;
+            planId: string;
+            planName: string | null;
+            status: "PENDING" | "ACTIVE" | "DEPLETED" | "EXPIRED" | "CANCELLED";
+            totalVolumeMb: number;
+            usageCheckedAt: string | null;
+            usageUpdatedAt: string | null;
+        };
+        /** AccountOrder */
+        AccountOrder: {
+            amountUsd: number;
+            channel: "mobile" | "partner";
+            completedAt: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            createdAt: string;
+            currency: string;
+            /** @description GET /orders/{id} */
+            id: string;
+            lastError: string | null;
+            /** @description false: a test-mode order (sandbox, test wallet) */
+            livemode: boolean;
+            orderNumber: string;
+            paymentMethod: "wallet" | "card" | "crypto";
+            planId: string;
+            planName: string | null;
+            quantity: number;
+            status: "AWAITING_PAYMENT" | "PROCESSING" | "COMPLETED" | "CANCELLED" | "REFUNDED";
+        };
+        /** AccountProfile */
+        AccountProfile: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            createdAt: string;
+            deletedAt: string | null;
+            /** @description A deleted account’s is anonymised to deleted+<id>@invalid */
+            email: string;
+            emailVerified: boolean;
+            firstName: string;
+            id: string;
+            /** @description Holds a Partner API key (live or test) or a price rule */
+            isPartner: boolean;
+            lastName: string;
+            /** @description The language of the customer’s mails and pages */
+            locale: string;
+            preferredCurrency: string;
+            status: "ACTIVE" | "SUSPENDED" | "BANNED" | "DELETED";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updatedAt: string;
+        };
+        /** AccountTicket */
+        AccountTicket: {
+            category: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            createdAt: string;
+            /** @description GET /tickets/{id} */
+            id: string;
+            lastAuthor: ("customer" | "staff" | "system") | null;
+            messages: number;
+            orderId: string | null;
+            status: "OPEN" | "ANSWERED" | "RESOLVED" | "CLOSED";
+            subject: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            updatedAt: string;
+        };
+        /** AccountWallet */
+        AccountWallet: {
+            /** @description USD */
+            balance: number;
+            /** @enum {string} */
+            currency: "USD";
+            /** @description USD; wallet.low_balance fires below it */
+            lowBalanceThreshold: number;
+            /** @description true: there are older transactions than the ones listed */
+            moreTransactions: boolean;
+            testBalance: number | null;
+            /** @description The newest 20 live ledger rows, newest first */
+            transactions: components["schemas"]["WalletTransaction"][];
+        };
         /** AddTicketNoteRequest */
         AddTicketNoteRequest: {
             message: string;
@@ -818,6 +1174,24 @@ export interface components {
             /** @description Plans whose provider data or synced price changed */
             updated: number;
         };
+        /** CompleteOperatorEnrolmentRequest */
+        CompleteOperatorEnrolmentRequest: {
+            /** @description The 6-digit code the app shows now */
+            code: string;
+            /** @description How the console names the operator */
+            name?: string;
+            password: string;
+        };
+        /** CompleteOperatorEnrolmentResponse */
+        CompleteOperatorEnrolmentResponse: {
+            operator: components["schemas"]["OperatorMe"];
+            /** @description Shown once: each signs in once in place of a code (lost phone) */
+            recoveryCodes: string[];
+        };
+        /** EndAccountSessionsResponse */
+        EndAccountSessionsResponse: {
+            ended: number;
+        };
         /**
          * Error
          * @example {
@@ -874,6 +1248,10 @@ export interface components {
         GetAccountPricingResponse: {
             rule: components["schemas"]["PriceRule"] | null;
         };
+        /** GetAccountResponse */
+        GetAccountResponse: {
+            account: components["schemas"]["AccountDetail"];
+        };
         /** GetExchangeRatesResponse */
         GetExchangeRatesResponse: {
             rates: {
@@ -893,6 +1271,24 @@ export interface components {
         GetJobResponse: {
             job: components["schemas"]["Job"];
         };
+        /** GetOperatorEnrolmentResponse */
+        GetOperatorEnrolmentResponse: {
+            email: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            expiresAt: string;
+            name: string;
+            /** @description otpauth://totp/… (SHA1, 6 digits, 30 s) */
+            otpauthUri: string;
+            /** @description The URI as a QR code, an SVG document */
+            qrSvg: string;
+            /** @description owner, support, finance, catalog or readonly (docs/operations.md "Roles") */
+            role: components["schemas"]["OperatorRole"];
+            /** @description Base32, for typing into the app by hand */
+            totpSecret: string;
+        };
         /** GetOperatorMeResponse */
         GetOperatorMeResponse: {
             operator: components["schemas"]["OperatorMe"];
@@ -904,6 +1300,24 @@ export interface components {
         /** GetOverviewResponse */
         GetOverviewResponse: {
             overview: components["schemas"]["Overview"];
+        };
+        /** InviteOperatorRequest */
+        InviteOperatorRequest: {
+            email: string;
+            name?: string;
+            /** @description owner, support, finance, catalog or readonly (docs/operations.md "Roles") */
+            role: components["schemas"]["OperatorRole"];
+        };
+        /** InviteOperatorResponse */
+        InviteOperatorResponse: {
+            /** @description `PUBLIC_BASE_URL/admin/enrol#<token>`: works once, for 24 hours (also mailed) */
+            enrolmentUrl: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            expiresAt: string;
+            operator: components["schemas"]["Operator"];
         };
         /** Job */
         Job: {
@@ -956,6 +1370,14 @@ export interface components {
         ListMailResponse: {
             messages: components["schemas"]["MailMessage"][];
             nextCursor?: string | null;
+        };
+        /** ListOperatorSessionsResponse */
+        ListOperatorSessionsResponse: {
+            sessions: components["schemas"]["OperatorSession"][];
+        };
+        /** ListOperatorsResponse */
+        ListOperatorsResponse: {
+            operators: components["schemas"]["Operator"][];
         };
         /** ListOrdersResponse */
         ListOrdersResponse: {
@@ -1034,6 +1456,37 @@ export interface components {
             text: string;
             to: string;
         };
+        /** NewOperatorEnrolmentResponse */
+        NewOperatorEnrolmentResponse: {
+            /** @description `PUBLIC_BASE_URL/admin/enrol#<token>`: works once, for 24 hours (also mailed) */
+            enrolmentUrl: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            expiresAt: string;
+            operator: components["schemas"]["Operator"];
+        };
+        /** Operator */
+        Operator: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            createdAt: string;
+            /** @description `operator:<id>`, `token` or `cli` */
+            createdBy: string;
+            email: string;
+            enrolledAt: string | null;
+            enrolmentExpiresAt: string | null;
+            id: string;
+            lastSignInAt: string | null;
+            name: string;
+            /** @description owner, support, finance, catalog or readonly (docs/operations.md "Roles") */
+            role: components["schemas"]["OperatorRole"];
+            /** @description INVITED until the enrolment link is used; DISABLED cannot sign in */
+            status: "INVITED" | "ACTIVE" | "DISABLED";
+        };
         /** OperatorMe */
         OperatorMe: {
             email: string;
@@ -1055,6 +1508,22 @@ export interface components {
         };
         /** OperatorRole */
         OperatorRole: "owner" | "support" | "finance" | "catalog" | "readonly";
+        /** OperatorSession */
+        OperatorSession: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            createdAt: string;
+            id: string;
+            ip: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            lastSeenAt: string;
+            userAgent: string | null;
+        };
         /** Order */
         Order: {
             accountId: string;
@@ -1420,6 +1889,18 @@ export interface components {
             status: string;
             totalVolumeMb: number;
         };
+        /** SignInOperatorRequest */
+        SignInOperatorRequest: {
+            /** @description The 6-digit code of the authenticator app, or a recovery code (`xxxx-xxxx`, each works once) */
+            code: string;
+            /** @description Trimmed and lower-cased */
+            email: string;
+            password: string;
+        };
+        /** SignInOperatorResponse */
+        SignInOperatorResponse: {
+            operator: components["schemas"]["OperatorMe"];
+        };
         /** SyncCatalogResponse */
         SyncCatalogResponse: {
             sync: components["schemas"]["CatalogSyncReport"];
@@ -1509,6 +1990,17 @@ export interface components {
         UpdateAccountResponse: {
             account: components["schemas"]["Account"];
         };
+        /** UpdateOperatorRequest */
+        UpdateOperatorRequest: {
+            name?: string;
+            /** @description owner, support, finance, catalog or readonly (docs/operations.md "Roles") */
+            role?: components["schemas"]["OperatorRole"];
+            status?: "ACTIVE" | "DISABLED";
+        };
+        /** UpdateOperatorResponse */
+        UpdateOperatorResponse: {
+            operator: components["schemas"]["Operator"];
+        };
         /** UpdatePlanRequest */
         UpdatePlanRequest: {
             active?: boolean;
@@ -1589,6 +2081,21 @@ export interface components {
          */
         Link: string;
         /**
+         * @description Requests allowed in the current one-minute window of the budget this request spent.
+         * @example 120
+         */
+        RateLimitLimit: number;
+        /**
+         * @description Requests left in the current window.
+         * @example 117
+         */
+        RateLimitRemaining: number;
+        /**
+         * @description Seconds until the current window ends.
+         * @example 42
+         */
+        RateLimitReset: number;
+        /**
          * @description Identifies the request in the service’s logs (the caller’s X-Request-Id when it was a safe token, otherwise a new UUID). Quote it to support.
          * @example 6f1c2a9e-0b7d-4c1e-9a55-2d3f4e5a6b7c
          */
@@ -1651,6 +2158,90 @@ export interface operations {
             };
             /** @description Default Response */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetAccountResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -2017,6 +2608,90 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    endAccountSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndAccountSessionsResponse"];
+                };
             };
             /** @description Default Response */
             400: {
@@ -2886,6 +3561,332 @@ export interface operations {
             };
         };
     };
+    endOperatorSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOperatorEnrolment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the link `/admin/enrol#<token>` */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetOperatorEnrolmentResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    completeOperatorEnrolment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the link `/admin/enrol#<token>` */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompleteOperatorEnrolmentRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompleteOperatorEnrolmentResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (64 KB for JSON unless the route says otherwise). */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type) or is compressed (Content-Encoding other than identity). */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getOperatorMe: {
         parameters: {
             query?: never;
@@ -2948,6 +3949,127 @@ export interface operations {
             };
         };
     };
+    signInOperator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInOperatorRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInOperatorResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (64 KB for JSON unless the route says otherwise). */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type) or is compressed (Content-Encoding other than identity). */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     signOutOperator: {
         parameters: {
             query?: never;
@@ -2977,6 +4099,480 @@ export interface operations {
             };
             /** @description Default Response */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listOperators: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListOperatorsResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    inviteOperator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InviteOperatorRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InviteOperatorResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (64 KB for JSON unless the route says otherwise). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type) or is compressed (Content-Encoding other than identity). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateOperator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateOperatorRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UpdateOperatorResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (64 KB for JSON unless the route says otherwise). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type) or is compressed (Content-Encoding other than identity). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    newOperatorEnrolment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NewOperatorEnrolmentResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listOperatorSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListOperatorSessionsResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
