@@ -1,4 +1,5 @@
 import type { components } from '../api/admin';
+import { dateTime } from './display';
 
 export type AdminTicket = components['schemas']['Ticket'];
 export type TicketStatus = AdminTicket['status'];
@@ -23,10 +24,8 @@ export function TicketStatusBadge({ status }: { status: TicketStatus }) {
   return <span className={`admin-badge ${STATUS_TONE[status]}`}>{STATUS_LABEL[status]}</span>;
 }
 
-/** Date and time in the operator's own time zone, e.g. "3 Mar 2026, 14:05". */
-export function formatWhen(iso: string): string {
-  return new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
-}
+/** Date and time in the operator's own locale and time zone (display.ts, as on every console page). */
+export const formatWhen = dateTime;
 
 /** An operator as people say it: the name, else the e-mail. */
 export function operatorLabel(operator: OperatorRef | null | undefined): string {
@@ -38,9 +37,4 @@ export function operatorLabel(operator: OperatorRef | null | undefined): string 
 export function lastActivity(ticket: AdminTicket): string {
   const last = ticket.messages.at(-1)?.createdAt;
   return last && last > ticket.updatedAt ? last : ticket.updatedAt;
-}
-
-/** US dollars for a table cell. */
-export function usd(amount: number): string {
-  return `$${amount.toFixed(2)}`;
 }

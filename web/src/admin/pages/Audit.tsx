@@ -3,6 +3,7 @@ import { Link, useSearchParams } from 'react-router';
 import type { components } from '../../api/admin';
 import { useCursorList } from '../../lib/cursor-list';
 import { AdminPage } from '../AdminShell';
+import { Table } from '../data-table';
 import { adminApi, call } from '../api';
 import { formatWhen } from '../tickets-ui';
 import '../tickets.css';
@@ -179,51 +180,38 @@ export default function Audit() {
       ) : list.items.length === 0 ? (
         <p className="admin-muted">Nothing recorded matches.</p>
       ) : (
-        <div className="admin-table-wrap">
-          <table className="admin-table stacked">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">Action</th>
-                <th scope="col">Target</th>
-                <th scope="col">Before → after</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.items.map((entry) => (
-                <tr key={entry.id}>
-                  <td data-label="When">
-                    <time dateTime={entry.createdAt}>{formatWhen(entry.createdAt)}</time>
-                  </td>
-                  <td data-label="Who">
-                    <Who entry={entry} />
-                    {entry.actor && entry.actor !== applied.actor ? (
-                      <div>
-                        <button
-                          type="button"
-                          className="admin-link"
-                          onClick={() => apply({ ...applied, actor: entry.actor! })}
-                        >
-                          only theirs
-                        </button>
-                      </div>
-                    ) : null}
-                  </td>
-                  <td className="admin-mono audit-action" data-label="Action">
-                    {entry.action}
-                  </td>
-                  <td data-label="Target">
-                    <Target entry={entry} />
-                  </td>
-                  <td data-label="Change">
-                    <Diff before={entry.before} after={entry.after} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table head={['When', 'Who', 'Action', 'Target', 'Before → after']}>
+          {list.items.map((entry) => (
+            <tr key={entry.id}>
+              <td data-label="When">
+                <time dateTime={entry.createdAt}>{formatWhen(entry.createdAt)}</time>
+              </td>
+              <td data-label="Who">
+                <Who entry={entry} />
+                {entry.actor && entry.actor !== applied.actor ? (
+                  <div>
+                    <button
+                      type="button"
+                      className="admin-link"
+                      onClick={() => apply({ ...applied, actor: entry.actor! })}
+                    >
+                      only theirs
+                    </button>
+                  </div>
+                ) : null}
+              </td>
+              <td className="admin-mono audit-action" data-label="Action">
+                {entry.action}
+              </td>
+              <td data-label="Target">
+                <Target entry={entry} />
+              </td>
+              <td data-label="Change">
+                <Diff before={entry.before} after={entry.after} />
+              </td>
+            </tr>
+          ))}
+        </Table>
       )}
       {list.hasMore ? (
         <p>

@@ -3,19 +3,15 @@ import { useState, type FormEvent } from 'react';
 import type { components } from '../../api/admin';
 import { useCursorList, type CursorPage } from '../../lib/cursor-list';
 import { AdminPage } from '../AdminShell';
+import { dataSize, money } from '../display';
 import { adminApi, call } from '../api';
 import { CatalogSync, ExchangeRates } from '../CatalogTools';
 import { useCan } from '../operator';
-import { usd } from '../tickets-ui';
 import '../tickets.css';
 
 type Plan = components['schemas']['ListPlansResponse']['plans'][number];
 
 const PAGE = 100;
-
-function dataLabel(mb: number): string {
-  return mb >= 1024 ? `${Math.round((mb / 1024) * 10) / 10} GB` : `${mb} MB`;
-}
 
 /** The catalogue (issue 33 O2): plans with wholesale, retail and markup; switches, overrides, rates, sync. */
 export default function Catalog() {
@@ -81,7 +77,7 @@ export default function Catalog() {
         ) : list.items.length === 0 ? (
           <p className="admin-muted">No plans. Run a sync to import the provider’s catalogue.</p>
         ) : (
-          <div className="admin-table-wrap">
+          <div className="admin-table-wrap catalog-plans">
             <table className="admin-table">
               <thead>
                 <tr>
@@ -155,7 +151,7 @@ function PlanRow({ plan, listKey }: { plan: Plan; listKey: unknown[] }) {
       <td>
         {plan.title}
         <div className="admin-muted">
-          {dataLabel(plan.dataAmountMb)} · {plan.durationDays} days{plan.isTopUp ? ' · top-up' : ''}
+          {dataSize(plan.dataAmountMb)} · {plan.durationDays} days{plan.isTopUp ? ' · top-up' : ''}
         </div>
         <div className="admin-mono admin-muted">{plan.id}</div>
       </td>
@@ -164,11 +160,11 @@ function PlanRow({ plan, listKey }: { plan: Plan; listKey: unknown[] }) {
         <div className="admin-muted">{plan.scope}</div>
         {plan.offeredByProvider ? null : <span className="admin-badge bad">Not offered by provider</span>}
       </td>
-      <td className="num">{usd(plan.wholesaleUsd)}</td>
+      <td className="num">{money(plan.wholesaleUsd)}</td>
       <td className="num">
-        {usd(plan.priceUsd)}
+        {money(plan.priceUsd)}
         {plan.priceOverrideUsd !== null ? (
-          <div className="admin-muted">synced {usd(plan.syncedPriceUsd)}</div>
+          <div className="admin-muted">synced {money(plan.syncedPriceUsd)}</div>
         ) : null}
       </td>
       <td className="num">{plan.markupPercent === null ? '—' : `${plan.markupPercent}%`}</td>
@@ -203,7 +199,7 @@ function PlanRow({ plan, listKey }: { plan: Plan; listKey: unknown[] }) {
         ) : plan.priceOverrideUsd === null ? (
           <span className="admin-muted">none</span>
         ) : (
-          usd(plan.priceOverrideUsd)
+          money(plan.priceOverrideUsd)
         )}
         {update.isError ? (
           <p className="admin-error" role="alert">

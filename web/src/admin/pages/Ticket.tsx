@@ -3,14 +3,15 @@ import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import type { components } from '../../api/admin';
 import { AdminPage } from '../AdminShell';
+import { money } from '../display';
 import { adminApi, call } from '../api';
+import { StatusBadge, TestBadge } from '../status-badge';
 import { useCan } from '../operator';
 import {
   formatWhen,
   operatorLabel,
   STATUS_LABEL,
   TicketStatusBadge,
-  usd,
   type AdminTicket,
   type TicketStatus,
 } from '../tickets-ui';
@@ -266,13 +267,8 @@ function CustomerOrders({ detail }: { detail: Detail }) {
                     <div className="admin-muted">{formatWhen(o.createdAt)}</div>
                   </td>
                   <td>
-                    <span
-                      className={`admin-badge ${o.status === 'COMPLETED' ? 'ok' : o.lastError ? 'bad' : ''}`}
-                    >
-                      {o.status}
-                    </span>
-                    {o.livemode ? null : <span className="admin-badge">Test</span>}
-                    <div>{usd(o.amountUsd)}</div>
+                    <StatusBadge status={o.status} /> <TestBadge livemode={o.livemode} />
+                    <div>{money(o.amountUsd)}</div>
                   </td>
                 </tr>
               ))}

@@ -1,6 +1,7 @@
 import { Link, useSearchParams } from 'react-router';
 import { useCursorList } from '../../lib/cursor-list';
 import { AdminPage } from '../AdminShell';
+import { Table } from '../data-table';
 import { adminApi, call } from '../api';
 import {
   formatWhen,
@@ -93,26 +94,11 @@ export default function Tickets() {
       ) : list.items.length === 0 ? (
         <p className="admin-muted">No tickets here.</p>
       ) : (
-        <div className="admin-table-wrap">
-          <table className="admin-table tickets-table stacked">
-            <caption className="visually-hidden">
-              {tab.label} tickets, {WHO.find((w) => w.id === who)!.label.toLowerCase()}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Subject</th>
-                <th scope="col">Customer</th>
-                <th scope="col">Assignee</th>
-                <th scope="col">Last activity</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.items.map((ticket) => (
-                <TicketRow key={ticket.id} ticket={ticket} />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table head={['Subject', 'Customer', 'Assignee', 'Last activity']}>
+          {list.items.map((ticket) => (
+            <TicketRow key={ticket.id} ticket={ticket} />
+          ))}
+        </Table>
       )}
       {list.hasMore ? (
         <p>
@@ -131,7 +117,7 @@ function TicketRow({ ticket }: { ticket: AdminTicket }) {
   const notes = ticket.messages.filter((m) => m.internal).length;
   return (
     <tr>
-      <td>
+      <td data-label="Subject">
         <Link to={`/admin/tickets/${ticket.id}`}>{ticket.subject}</Link>
         <div className="tickets-sub">
           <TicketStatusBadge status={ticket.status} />
