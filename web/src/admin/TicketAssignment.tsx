@@ -6,21 +6,15 @@ import { useCan, useOperator } from './operator';
 import { operatorLabel, type AdminTicket, type OperatorRef } from './tickets-ui';
 
 type Detail = components['schemas']['TicketDetail'];
-type Pickable = OperatorRef & { status?: string };
+type Pickable = OperatorRef & { status: string };
 
 /**
- * The operators an Owner may give a ticket to. GET /operators needs operators.manage and comes
- * with the operator management of issue 33 O1; read without the typed client so the page works
- * (without a picker) on a service that does not have it yet.
+ * The operators an Owner may give a ticket to (GET /operators needs operators.manage). Anyone who
+ * may still sign in: ACTIVE, or INVITED and not enrolled yet; a failure leaves only "Assign to me".
  */
 async function fetchOperators(): Promise<Pickable[]> {
-  const res = await fetch('/api/admin/v1/operators', { credentials: 'same-origin' });
-  if (!res.ok) return [];
-  const body = (await res.json()) as { operators?: unknown };
-  if (!Array.isArray(body.operators)) return [];
-  return (body.operators as Pickable[]).filter(
-    (o) => typeof o.id === 'string' && typeof o.email === 'string' && o.status !== 'DISABLED',
-  );
+  const { operators } = await call(adminApi.GET('/api/admin/v1/operators'));
+  return operators.filter((o) => o.status !== 'DISABLED');
 }
 
 /** Who owns the ticket: assign to me, unassign, or (Owners) pick any operator. */
