@@ -3,6 +3,7 @@ import { createAccountService } from '../domain/accounts/accounts.service.js';
 import { PASSWORD_RESET_JOB } from '../domain/accounts/password-reset.js';
 import { createPasswordHashing } from '../domain/accounts/passwords.js';
 import { createSupportService } from '../domain/support/support.service.js';
+import { createTicketConsole } from '../domain/support/ticket-console.js';
 import { createPartnersService } from '../domain/partners/partners.service.js';
 import { createLegalService } from '../domain/legal/legal.service.js';
 import { createDevicesService } from '../domain/devices/devices.service.js';
@@ -42,12 +43,14 @@ export function buildAccounts(
     onMailError: (error) => log.warn({ err: String(error) }, 'support mail could not be recorded'),
     alerts,
   });
+  // The console's ticket inbox: notes and assignment (issue 33); replies stay with `support`.
+  const ticketConsole = createTicketConsole({ db, clock, audit });
   const legal = createLegalService({
     company: { ...config.company, supportEmail: config.supportEmail },
     shippedDir: config.legal.shippedDir,
     overrideDir: config.legal.overrideDir,
   });
   const partners = createPartnersService({ db });
-  return { sessions, apiKeys, accounts, passwords, devices, support, legal, partners };
+  return { sessions, apiKeys, accounts, passwords, devices, support, ticketConsole, legal, partners };
 }
 export type Accounts = ReturnType<typeof buildAccounts>;

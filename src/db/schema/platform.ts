@@ -136,5 +136,7 @@ export const auditLog = pgTable(
     index('audit_log_list_idx').on(t.createdAt, t.id),
     /** A partner's audit log in its dashboard (issue 32 C4). */
     index('audit_log_partner_list_idx').on(t.partnerId, t.createdAt, t.id),
+    /** The console's "who did it" filter (issue 33): one operator's, or the token's, actions. */
+    index('audit_log_actor_list_idx').on(t.actor, t.createdAt, t.id),
   ],
 );

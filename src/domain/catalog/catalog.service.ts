@@ -7,7 +7,7 @@ import type { JobHandler } from '../../jobs/worker.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Currency } from '../../lib/money.js';
-import type { EsimProvider } from '../../providers/esim/types.js';
+import { EsimProviderError, type EsimProvider } from '../../providers/esim/types.js';
 import type { AuditService } from '../audit/audit.service.js';
 import { AppError } from '../errors.js';
 import type { Notifications } from '../../db/notifications.js';
@@ -57,6 +57,19 @@ export interface CatalogSnapshot {
   rateDates?: Partial<Record<Currency, Date>>;
 }
 
+/** What an operator's "sync now" answers (issue 33): the counts, or why it failed. */
+export interface SyncReport extends SyncResult {
+  ok: boolean;
+  /** Wall time of the provider call and the write. */
+  durationMs: number;
+  /** Why it failed, fit for the console (provider errors and our own refusals; anything else generic). */
+  error: string | null;
+  syncedAt: Date;
+}
+
+const NO_COUNTS = { created: 0, updated: 0, deactivated: 0, unchanged: 0, skipped: 0 };
+const EMPTY_LIST = 'provider listed no packages; keeping the current catalog';
+
 export interface CatalogDeps {
   db: Db;
   clock: Clock;
@@ -99,7 +112,7 @@ export function createCatalogService(deps: CatalogDeps) {
   async function sync(): Promise<SyncResult> {
     // The provider call happens before any transaction: PGlite would block every query behind it.
     const packages = await deps.providers.esim.listPackages();
-    if (packages.length === 0) throw new Error('provider listed no packages; keeping the current catalog');
+    if (packages.length === 0) throw new Error(EMPTY_LIST);
     const provider = deps.providers.esim.name;
     const rows = packages.flatMap((p) => toPlanRow(p, provider, deps.markupPercent) ?? []);
     let bumped: number | undefined;
@@ -123,6 +136,42 @@ export function createCatalogService(deps: CatalogDeps) {
     });
   }
 
+  /** One operator sync at a time per process: a second click waits for the first's result. */
+  let running: Promise<SyncReport> | undefined;
+
+  async function timedSync(requestId: string | undefined): Promise<SyncReport> {
+    const started = performance.now();
+    let counts: SyncResult = NO_COUNTS;
+    let error: string | null = null;
+    try {
+      counts = await sync();
+    } catch (err) {
+      const failure = err instanceof Error ? err : new Error(String(err));
+      deps.onSyncError?.(failure);
+      // Provider errors carry curated messages; anything else may hold internals: the log has it.
+      error =
+        failure instanceof EsimProviderError || failure.message === EMPTY_LIST
+          ? failure.message
+          : 'catalog sync failed; the service log has the cause';
+    }
+    const report = {
+      ...counts,
+      ok: error === null,
+      durationMs: Math.round(performance.now() - started),
+      error,
+      syncedAt: clock.now(),
+    };
+    await deps.audit.record(db, {
+      action: 'catalog.sync',
+      targetType: 'catalog',
+      targetId: 'catalog',
+      before: null,
+      after: { ...counts, ok: report.ok, error, durationMs: report.durationMs },
+      requestId,
+    });
+    return report;
+  }
+
   const syncJob: JobHandler = {
     async run() {
       await sync();
@@ -136,6 +185,14 @@ export function createCatalogService(deps: CatalogDeps) {
   return {
     findActivePlan,
     sync,
+    /**
+     * An operator's "sync now": the scheduled sync run at once, timed, a failure reported in the
+     * result (the console shows it) rather than thrown; audited as `catalog.sync`.
+     */
+    syncNow(requestId?: string): Promise<SyncReport> {
+      running ??= timedSync(requestId).finally(() => (running = undefined));
+      return running;
+    },
     syncJob,
     scheduleNextSync,
     /**

@@ -12,7 +12,6 @@ import type { Mailer, MailMessage } from '../mail/mailer.js';
 import { guestReplyMail, guestTicketMail, staffReplyMail, systemTicketMail } from './templates.js';
 import {
   loadThreads,
-  type AdminTicketView,
   type MessageAuthor,
   type TicketRow,
   type TicketStatus,
@@ -21,9 +20,11 @@ import {
 
 export * from './ticket-views.js';
 
-/** Who an admin action is attributed to in the audit log. */
+/** An operator's request: its id in the audit log, and who wrote a staff reply. */
 export interface AdminContext {
   requestId?: string;
+  /** The console operator who replies; null or absent for the admin token (ticket_messages.operator_id). */
+  operatorId?: string | null;
 }
 
 export interface SupportServiceDeps {
@@ -78,7 +79,13 @@ export function createSupportService(deps: SupportServiceDeps) {
   async function appendMessage(
     tx: Tx,
     ticketId: string,
-    input: { author: MessageAuthor; message: string; status: TicketStatus; guestTokenHash?: string },
+    input: {
+      author: MessageAuthor;
+      message: string;
+      status: TicketStatus;
+      guestTokenHash?: string;
+      operatorId?: string | null;
+    },
   ): Promise<TicketRow> {
     const now = clock.now();
     const [row] = await tx
@@ -96,6 +103,7 @@ export function createSupportService(deps: SupportServiceDeps) {
       ticketId,
       author: input.author,
       message: input.message,
+      operatorId: input.operatorId ?? null,
       position: row!.messageCount,
       createdAt: now,
     });
@@ -243,6 +251,7 @@ export function createSupportService(deps: SupportServiceDeps) {
           author: 'staff',
           message,
           status: 'ANSWERED',
+          operatorId: ctx.operatorId ?? null,
           ...(guestToken ? { guestTokenHash: sha256Hex(guestToken) } : {}),
         });
         await deps.audit.record(tx, {
@@ -288,35 +297,6 @@ export function createSupportService(deps: SupportServiceDeps) {
         });
         return viewOf(tx, row!);
       });
-    },
-
-    /** Operator queue: most recent activity first, optionally one status only. */
-    async adminList(
-      filter: {
-        status?: TicketStatus | undefined;
-        limit?: number | undefined;
-      } & KeysetPage,
-    ): Promise<AdminTicketView[]> {
-      // Guest tickets have no account: their address is the ticket's own.
-      const rows = await db
-        .select({ ticket: supportTickets, email: accounts.email })
-        .from(supportTickets)
-        .leftJoin(accounts, eq(accounts.id, supportTickets.accountId))
-        .where(
-          and(
-            filter.status ? eq(supportTickets.status, filter.status) : undefined,
-            filter.after
-              ? keysetAfter([supportTickets.updatedAt, supportTickets.id], filter.after, 'desc')
-              : undefined,
-          ),
-        )
-        .orderBy(desc(supportTickets.updatedAt), desc(supportTickets.id))
-        .limit(filter.limit ?? 100);
-      const views = await loadThreads(
-        db,
-        rows.map((r) => r.ticket),
-      );
-      return views.map((view, i) => ({ ...view, email: rows[i]!.email ?? view.guest?.email ?? '' }));
     },
 
     /**

@@ -1,4 +1,4 @@
-import { asc, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import type { supportTickets } from '../../db/schema/index.js';
 import { ticketMessages } from '../../db/schema/index.js';
@@ -33,23 +33,47 @@ export interface TicketView {
   messages: TicketMessageView[];
 }
 
-export interface AdminTicketView extends TicketView {
+/** Who wrote a staff message or note, or who owns a ticket in the console (issue 33). */
+export interface OperatorRef {
+  id: string;
   email: string;
+  name: string;
+}
+
+/** A message as the console shows it: internal notes included and marked, with their operator. */
+export interface StaffMessageView extends TicketMessageView {
+  internal: boolean;
+  /** The operator who wrote it; null for customers, the system, the admin token and older replies. */
+  operator: OperatorRef | null;
+}
+
+export interface AdminTicketView extends TicketView {
+  /** The account's address, or the guest's. */
+  email: string;
+  assignee: OperatorRef | null;
+  messages: StaffMessageView[];
 }
 
 export type TicketRow = typeof supportTickets.$inferSelect;
 
-/** Tickets with their threads; one query for every listed ticket's messages (no N+1). */
+/**
+ * Tickets with their threads AS THE CUSTOMER SEES THEM: operators' internal notes are left out
+ * in the query itself (issue 33), so no customer-facing read (the app, the guest's link, the data
+ * export, mails) can show one. The console reads threads with ./staff-tickets.repository.ts.
+ * One query for every listed ticket's messages (no N+1).
+ */
 export async function loadThreads(executor: DbOrTx, rows: TicketRow[]): Promise<TicketView[]> {
   if (rows.length === 0) return [];
-  // One query for every listed ticket's thread: no N+1.
   const messages = await executor
     .select()
     .from(ticketMessages)
     .where(
-      inArray(
-        ticketMessages.ticketId,
-        rows.map((r) => r.id),
+      and(
+        inArray(
+          ticketMessages.ticketId,
+          rows.map((r) => r.id),
+        ),
+        eq(ticketMessages.internal, false),
       ),
     )
     .orderBy(asc(ticketMessages.ticketId), asc(ticketMessages.position));
@@ -59,7 +83,15 @@ export async function loadThreads(executor: DbOrTx, rows: TicketRow[]): Promise<
     list.push({ id: m.id, author: m.author, message: m.message, createdAt: m.createdAt });
     byTicket.set(m.ticketId, list);
   }
-  return rows.map((row) => ({
+  return rows.map((row) => toTicketView(row, byTicket.get(row.id) ?? []));
+}
+
+/** A ticket row and its thread (already filtered for its reader) as a view. */
+export function toTicketView<M extends TicketMessageView>(
+  row: TicketRow,
+  messages: M[],
+): TicketView & { messages: M[] } {
+  return {
     id: row.id,
     accountId: row.accountId,
     guest:
@@ -73,6 +105,6 @@ export async function loadThreads(executor: DbOrTx, rows: TicketRow[]): Promise<
     orderId: row.orderId,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
-    messages: byTicket.get(row.id) ?? [],
-  }));
+    messages,
+  };
 }

@@ -22,6 +22,11 @@ const AdminPlanSchema = Type.Object({
   syncedPriceUsd: Type.Number({ description: 'wholesale × markup, rounded to the price ending' }),
   priceOverrideUsd: Nullable(Type.Number()),
   priceUsd: Type.Number({ description: 'What buyers pay: override ?? synced price' }),
+  markupPercent: Nullable(
+    Type.Number({
+      description: 'priceUsd over wholesaleUsd, in percent (one decimal); null when the wholesale price is 0',
+    }),
+  ),
   active: Type.Boolean({ description: 'Sellable: offered by the provider and enabled by an operator' }),
   offeredByProvider: Type.Boolean(),
   enabledByOperator: Type.Boolean(),
@@ -29,8 +34,15 @@ const AdminPlanSchema = Type.Object({
   updatedAt: IsoDate,
 });
 
+/** Retail over wholesale in percent, one decimal: what the plan earns as it is priced now. */
+function markupPercent(p: PlanRow): number | null {
+  if (p.wholesaleCents <= 0) return null;
+  return Math.round(((effectivePriceCents(p) - p.wholesaleCents) / p.wholesaleCents) * 1000) / 10;
+}
+
 function toAdminPlan(p: PlanRow) {
   return {
+    markupPercent: markupPercent(p),
     ...p,
     wholesaleUsd: centsToUsd(p.wholesaleCents),
     syncedPriceUsd: centsToUsd(p.priceCents),
@@ -55,6 +67,29 @@ const RatesSchema = Type.Object({
   GBP: Type.String(),
   TRY: Type.String(),
 });
+const RateDatesSchema = Type.Object(
+  {
+    EUR: Nullable(IsoDate),
+    GBP: Nullable(IsoDate),
+    TRY: Nullable(IsoDate),
+  },
+  { description: 'When each rate was set; null while the built-in starting rate is in force' },
+);
+
+const SyncReportSchema = Type.Object(
+  {
+    ok: Type.Boolean({ description: 'false: the sync failed and the catalogue was left as it was' }),
+    created: Type.Integer({ description: 'Plans added' }),
+    updated: Type.Integer({ description: 'Plans whose provider data or synced price changed' }),
+    deactivated: Type.Integer({ description: 'Plans the provider no longer lists (kept, not sellable)' }),
+    unchanged: Type.Integer(),
+    skipped: Type.Integer({ description: 'Packages for countries the service cannot name' }),
+    durationMs: Type.Integer(),
+    error: Nullable(Type.String({ description: 'Why it failed' })),
+    syncedAt: IsoDate,
+  },
+  { title: 'CatalogSyncReport' },
+);
 
 function parseOverride(priceUsd: number | null): number | null {
   if (priceUsd === null) return null;
@@ -76,7 +111,7 @@ const planList = defineList<PlanRow>({
 
 export async function adminCatalogRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { catalog } = app.container;
+  const { catalog, exchangeRates } = app.container;
 
   r.get(
     '/plans',
@@ -152,6 +187,56 @@ export async function adminCatalogRoutes(app: FastifyInstance): Promise<void> {
         request.id,
       );
       return { plan: toAdminPlan(plan) };
+    },
+  );
+
+  r.post(
+    '/catalog/sync',
+    {
+      config: { operatorPermission: 'catalog.write' },
+      schema: {
+        operationId: 'syncCatalog',
+        tags: ['Catalog'],
+        summary: 'Sync the catalogue now',
+        description:
+          'Runs the provider catalogue sync at once (the same as the scheduled one) and answers its result: plans created, updated, deactivated, unchanged, skipped, and the duration. A provider failure is a result too (`ok: false`, `error`; the catalogue stays as it was), not an error status. Operator price overrides and switches survive. A sync already running in this instance is waited for, not run twice. Audited as `catalog.sync`.',
+        response: { 200: Type.Object({ sync: SyncReportSchema }), ...adminErrors() },
+      },
+    },
+    async (request) => {
+      const report = await catalog.syncNow(request.id);
+      return { sync: { ...report, syncedAt: report.syncedAt.toISOString() } };
+    },
+  );
+
+  r.get(
+    '/exchange-rates',
+    {
+      config: { operatorPermission: 'read' },
+      schema: {
+        operationId: 'getExchangeRates',
+        tags: ['Catalog'],
+        summary: 'Exchange rates',
+        description:
+          'Units of each currency per 1 USD as the catalogue converts prices now, and when each was set.',
+        response: {
+          200: Type.Object({ rates: RatesSchema, updatedAt: RateDatesSchema }),
+          ...adminErrors(),
+        },
+      },
+    },
+    async () => {
+      const dated = await exchangeRates.allDated();
+      const at = (c: 'EUR' | 'GBP' | 'TRY') => dated[c].asOf?.toISOString() ?? null;
+      return {
+        rates: {
+          USD: dated.USD.ratePerUsd,
+          EUR: dated.EUR.ratePerUsd,
+          GBP: dated.GBP.ratePerUsd,
+          TRY: dated.TRY.ratePerUsd,
+        },
+        updatedAt: { EUR: at('EUR'), GBP: at('GBP'), TRY: at('TRY') },
+      };
     },
   );
 

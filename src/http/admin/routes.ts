@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { adminCatalogRoutes } from './catalog.routes.js';
 import { adminWalletRoutes } from './wallet.routes.js';
 import { adminSupportRoutes } from './support.routes.js';
+import { adminTicketConsoleRoutes } from './ticket-console.routes.js';
 import { auditRoutes } from './audit.routes.js';
 import { adminAccountRoutes } from './accounts.routes.js';
 import { adminAccountDetailRoutes } from './account-detail.routes.js';
@@ -23,6 +24,7 @@ import { adminOperatorsRoutes } from './operators.routes.js';
 /** Every operator API route module, one line each. */
 export async function registerAdminRoutes(app: FastifyInstance): Promise<void> {
   await app.register(adminSupportRoutes);
+  await app.register(adminTicketConsoleRoutes);
   await app.register(auditRoutes);
   await app.register(adminAccountRoutes);
   await app.register(adminAccountDetailRoutes);

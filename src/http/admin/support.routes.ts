@@ -1,46 +1,19 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
-import type { AdminTicketView, TicketView } from '../../domain/support/support.service.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../../domain/errors.js';
+import type { AdminTicketView } from '../../domain/support/support.service.js';
+import type { AssigneeFilter } from '../../domain/support/ticket-console.js';
 import { TicketMessageBody, TicketStatusSchema } from '../mobile/support.routes.js';
 import { defineList, NextCursorSchema, pageQuery } from '../shared/pagination.js';
-import { adminErrors, IsoDate, Nullable } from '../shared/schemas.js';
-
-const AdminTicketSchema = Type.Object(
-  {
-    id: Type.String(),
-    accountId: Nullable(Type.String({ description: 'Null on a guest ticket (contact form)' })),
-    email: Type.Optional(Type.String({ description: 'The account’s address, or the guest’s' })),
-    guest: Nullable(
-      Type.Object(
-        { email: Type.String(), name: Type.String() },
-        { description: 'The sender of a ticket opened with the contact form (no account)' },
-      ),
-    ),
-    subject: Type.String(),
-    category: Type.String(),
-    status: TicketStatusSchema,
-    systemCreated: Type.Boolean({
-      description: 'Opened by the service itself, e.g. after a fulfillment failure',
-    }),
-    orderId: Nullable(Type.String()),
-    createdAt: IsoDate,
-    updatedAt: IsoDate,
-    messages: Type.Array(
-      Type.Object({
-        id: Type.String(),
-        author: Type.Union([Type.Literal('customer'), Type.Literal('staff'), Type.Literal('system')]),
-        message: Type.String(),
-        createdAt: IsoDate,
-      }),
-      { description: 'Oldest first' },
-    ),
-  },
-  { title: 'AdminTicket' },
-);
-
-const TicketEnvelope = Type.Object({ ticket: AdminTicketSchema });
-const TicketParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
+import { adminErrors } from '../shared/schemas.js';
+import {
+  AdminTicketSchema,
+  operatorIdOf,
+  TicketEnvelope,
+  TicketParams,
+  toAdminTicket,
+} from './ticket-schemas.js';
 
 /** Last activity first (updated_at, id); the 100 most recent without limit/cursor. */
 const ticketQueue = defineList<AdminTicketView>({
@@ -50,19 +23,43 @@ const ticketQueue = defineList<AdminTicketView>({
   unpagedLimit: 100,
 });
 
-function toAdminTicket(ticket: TicketView & { email?: string }) {
-  return {
-    ...ticket,
-    createdAt: ticket.createdAt.toISOString(),
-    updatedAt: ticket.updatedAt.toISOString(),
-    messages: ticket.messages.map((m) => ({ ...m, createdAt: m.createdAt.toISOString() })),
-  };
+const ListQuery = pageQuery({
+  status: Type.Optional(
+    Type.Array(TicketStatusSchema, {
+      minItems: 1,
+      maxItems: 4,
+      description:
+        'One status, or several (`status=RESOLVED&status=CLOSED`). OPEN: waiting for staff; ANSWERED: waiting for the customer',
+    }),
+  ),
+  assignee: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      pattern: '^[A-Za-z0-9_:-]+$',
+      description: '`me` (the signed-in operator; not with the admin token), `unassigned`, or an operator id',
+    }),
+  ),
+});
+
+/** `assignee=` as the repository's filter; `me` needs a console operator. */
+function assigneeFilter(request: FastifyRequest, value: string | undefined): AssigneeFilter | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'unassigned') return { unassigned: true };
+  if (value !== 'me') return { operatorId: value };
+  const me = operatorIdOf(request);
+  if (me === null)
+    throw new AppError('VALIDATION_ERROR', 'assignee=me needs a signed-in operator, not the admin token', {
+      field: 'assignee',
+      issues: [{ field: 'assignee', message: 'me is nobody for the admin token' }],
+    });
+  return { operatorId: me };
 }
 
 /** Operator side of support tickets (decisions §6). */
 export async function adminSupportRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { support } = app.container;
+  const { support, ticketConsole } = app.container;
 
   r.get(
     '/tickets',
@@ -73,8 +70,8 @@ export async function adminSupportRoutes(app: FastifyInstance): Promise<void> {
         tags: ['Support'],
         summary: 'Ticket queue',
         description:
-          'Tickets with threads and owner, most recent activity first; filter by `status`. The 100 most recent without `limit` and `cursor`; with them one page, the next in the `Link` header and `nextCursor`. A ticket with new activity moves to the front, so paging can pass it by.',
-        querystring: pageQuery({ status: Type.Optional(TicketStatusSchema) }),
+          'Tickets with threads (internal notes included and marked), customer address and assignee, most recent activity first. Filters combine: `status` (one or several) and `assignee` (`me`, `unassigned` or an operator id). The 100 most recent without `limit` and `cursor`; with them one page, the next in the `Link` header and `nextCursor`. A ticket with new activity moves to the front, so paging can pass it by. An internal note or an assignment is not activity: the customer’s own list must not move.',
+        querystring: ListQuery,
         response: {
           200: Type.Object({
             tickets: Type.Array(AdminTicketSchema),
@@ -85,9 +82,11 @@ export async function adminSupportRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const { status } = request.query;
-      const page = ticketQueue.plan([status], request.query);
-      const rows = await support.adminList({ status, limit: page.take, after: page.after });
+      const statuses = [...new Set(request.query.status ?? [])].sort();
+      const assignee = assigneeFilter(request, request.query.assignee);
+      const scope = [statuses.join(','), assignee ? JSON.stringify(assignee) : undefined];
+      const page = ticketQueue.plan(scope, request.query);
+      const rows = await ticketConsole.list({ statuses, assignee }, { limit: page.take, after: page.after });
       const { items, nextCursor } = page.finish(request, reply, rows);
       return { tickets: items.map(toAdminTicket), ...(page.paged ? { nextCursor } : {}) };
     },
@@ -102,16 +101,18 @@ export async function adminSupportRoutes(app: FastifyInstance): Promise<void> {
         tags: ['Support'],
         summary: 'Staff reply',
         description:
-          'Adds a staff message; the ticket becomes ANSWERED and the customer is e-mailed in their locale. A guest ticket’s sender gets the reply by mail with a new link to the thread (`{PUBLIC_BASE_URL}/support/guest/<token>`); the link of an earlier mail stops working.',
+          'Adds a staff message, signed by the console operator (none for the admin token); the ticket becomes ANSWERED and the customer is e-mailed in their locale (and pushed, when they have the app). For a note the customer never sees, use POST /tickets/{id}/notes. A guest ticket’s sender gets the reply by mail with a new link to the thread (`{PUBLIC_BASE_URL}/support/guest/<token>`); the link of an earlier mail stops working.',
         params: TicketParams,
         body: Type.Object({ message: TicketMessageBody }),
         response: { 201: TicketEnvelope, ...adminErrors(404) },
       },
     },
     async (request, reply) => {
-      const ticket = await support.staffReply(request.params.id, request.body.message, {
+      await support.staffReply(request.params.id, request.body.message, {
         requestId: request.id,
+        operatorId: operatorIdOf(request),
       });
+      const ticket = await ticketConsole.view(request.params.id);
       return reply.code(201).send({ ticket: toAdminTicket(ticket) });
     },
   );
@@ -130,10 +131,9 @@ export async function adminSupportRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: TicketEnvelope, ...adminErrors(404) },
       },
     },
-    async (request) => ({
-      ticket: toAdminTicket(
-        await support.setStatus(request.params.id, request.body.status, { requestId: request.id }),
-      ),
-    }),
+    async (request) => {
+      await support.setStatus(request.params.id, request.body.status, { requestId: request.id });
+      return { ticket: toAdminTicket(await ticketConsole.view(request.params.id)) };
+    },
   );
 }

@@ -38,6 +38,10 @@ describe('admin audit log', () => {
       before: { n: 1 },
       after: { n: 2 },
       requestId: 'req-1',
+      // Written outside any request: no actor (issue 33 adds who, and an operator's e-mail and name).
+      actor: null,
+      actorEmail: null,
+      actorName: null,
       createdAt: expect.stringMatching(/Z$/),
     });
     expect(entries[0].requestId).toBeNull();

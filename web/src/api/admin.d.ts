@@ -138,13 +138,35 @@ export interface paths {
         };
         /**
          * Audit log
-         * @description State-changing operator actions, newest first. `target` narrows to one object id (account, order, ticket, plan …). The newest 100 without `limit` and `cursor`; with them one page, the next in the `Link` header and `nextCursor`.
+         * @description State-changing operator actions, newest first, each with its actor (and an operator actor’s e-mail and name). Filters combine: `target` (one object id: account, order, ticket, plan …), `actor` (`token` or `operator:<id>`, exactly), `action` (a prefix: `ticket.` finds every ticket action), `from` (included) and `to` (excluded) on the time. The newest 100 without `limit` and `cursor`; with them one page, the next in the `Link` header and `nextCursor`. `from` after `to` → 400 VALIDATION_ERROR.
          *
          *     Permission: `read` (Owner, Support, Finance, Catalog, Read-only); the admin token holds every permission.
          */
         get: operations["listAuditEntries"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/catalog/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync the catalogue now
+         * @description Runs the provider catalogue sync at once (the same as the scheduled one) and answers its result: plans created, updated, deactivated, unchanged, skipped, and the duration. A provider failure is a result too (`ok: false`, `error`; the catalogue stays as it was), not an error status. Operator price overrides and switches survive. A sync already running in this instance is waited for, not run twice. Audited as `catalog.sync`.
+         *
+         *     Permission: `catalog.write` (Owner, Catalog); the admin token holds every permission.
+         */
+        post: operations["syncCatalog"];
         delete?: never;
         options?: never;
         head?: never;
@@ -158,7 +180,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Exchange rates
+         * @description Units of each currency per 1 USD as the catalogue converts prices now, and when each was set.
+         *
+         *     Permission: `read` (Owner, Support, Finance, Catalog, Read-only); the admin token holds every permission.
+         */
+        get: operations["getExchangeRates"];
         /**
          * Set exchange rates
          * @description Units of EUR, GBP and TRY per 1 USD, used to show catalog prices. Audited.
@@ -824,7 +852,7 @@ export interface paths {
         };
         /**
          * Ticket queue
-         * @description Tickets with threads and owner, most recent activity first; filter by `status`. The 100 most recent without `limit` and `cursor`; with them one page, the next in the `Link` header and `nextCursor`. A ticket with new activity moves to the front, so paging can pass it by.
+         * @description Tickets with threads (internal notes included and marked), customer address and assignee, most recent activity first. Filters combine: `status` (one or several) and `assignee` (`me`, `unassigned` or an operator id). The 100 most recent without `limit` and `cursor`; with them one page, the next in the `Link` header and `nextCursor`. A ticket with new activity moves to the front, so paging can pass it by. An internal note or an assignment is not activity: the customer’s own list must not move.
          *
          *     Permission: `read` (Owner, Support, Finance, Catalog, Read-only); the admin token holds every permission.
          */
@@ -844,7 +872,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * One ticket with the customer’s orders
+         * @description The ticket, its assignee and its whole thread oldest first: customer, staff and system messages and internal notes (`internal: true`), each staff message with the operator who wrote it. Beside it the customer’s latest orders; for a guest ticket those of the account with the guest’s address, if one exists (`matchedByEmail`).
+         *
+         *     Permission: `read` (Owner, Support, Finance, Catalog, Read-only); the admin token holds every permission.
+         */
+        get: operations["getTicket"];
         put?: never;
         post?: never;
         delete?: never;
@@ -859,6 +893,28 @@ export interface paths {
         patch: operations["updateTicket"];
         trace?: never;
     };
+    "/api/admin/v1/tickets/{id}/assignee": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Assign a ticket
+         * @description Gives the ticket to an operator, or to nobody with `operatorId: null`. An unknown operator → 404 NOT_FOUND; a disabled one → 409 INVALID_STATE. Audited as `ticket.assign` with the assignee before and after; assigning the same operator again changes nothing.
+         *
+         *     Permission: `tickets.write` (Owner, Support); the admin token holds every permission.
+         */
+        put: operations["assignTicket"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/tickets/{id}/messages": {
         parameters: {
             query?: never;
@@ -870,11 +926,33 @@ export interface paths {
         put?: never;
         /**
          * Staff reply
-         * @description Adds a staff message; the ticket becomes ANSWERED and the customer is e-mailed in their locale. A guest ticket’s sender gets the reply by mail with a new link to the thread (`{PUBLIC_BASE_URL}/support/guest/<token>`); the link of an earlier mail stops working.
+         * @description Adds a staff message, signed by the console operator (none for the admin token); the ticket becomes ANSWERED and the customer is e-mailed in their locale (and pushed, when they have the app). For a note the customer never sees, use POST /tickets/{id}/notes. A guest ticket’s sender gets the reply by mail with a new link to the thread (`{PUBLIC_BASE_URL}/support/guest/<token>`); the link of an earlier mail stops working.
          *
          *     Permission: `tickets.write` (Owner, Support); the admin token holds every permission.
          */
         post: operations["replyToTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/tickets/{id}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Internal note
+         * @description Adds an internal note to the thread, signed by the console operator (none for the admin token). The customer never sees it: not in the app, the guest’s link, a mail, a push or their data export. The ticket’s status and last activity do not change. Audited as `ticket.note` (without its text).
+         *
+         *     Permission: `tickets.write` (Owner, Support); the admin token holds every permission.
+         */
+        post: operations["addTicketNote"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1082,6 +1160,14 @@ export interface components {
             /** @description The newest 20 live ledger rows, newest first */
             transactions: components["schemas"]["WalletTransaction"][];
         };
+        /** AddTicketNoteRequest */
+        AddTicketNoteRequest: {
+            message: string;
+        };
+        /** AddTicketNoteResponse */
+        AddTicketNoteResponse: {
+            ticket: components["schemas"]["Ticket"];
+        };
         /** AdjustWalletRequest */
         AdjustWalletRequest: {
             /** @description Non-zero USD with at most two decimals */
@@ -1093,10 +1179,22 @@ export interface components {
             transaction: components["schemas"]["WalletTransaction"];
             walletBalance: number;
         };
+        /** AssignTicketRequest */
+        AssignTicketRequest: {
+            /** @description The operator’s id; null unassigns */
+            operatorId: string | null;
+        };
+        /** AssignTicketResponse */
+        AssignTicketResponse: {
+            ticket: components["schemas"]["Ticket"];
+        };
         /** AuditEntry */
         AuditEntry: {
             /** @description Dotted verb, e.g. `ticket.status.update`, `wallet.adjust` */
             action: string;
+            actor: string | null;
+            actorEmail: string | null;
+            actorName: string | null;
             /** @description Summary of the state after the action, or null */
             after: unknown;
             /** @description Summary of the state before the action, or null */
@@ -1120,6 +1218,27 @@ export interface components {
             planId: string | null;
             /** @description Share of the data used (50–100 %) at which the top-up is bought; 100: when used up */
             whenPercentUsed: number;
+        };
+        /** CatalogSyncReport */
+        CatalogSyncReport: {
+            /** @description Plans added */
+            created: number;
+            /** @description Plans the provider no longer lists (kept, not sellable) */
+            deactivated: number;
+            durationMs: number;
+            error: string | null;
+            /** @description false: the sync failed and the catalogue was left as it was */
+            ok: boolean;
+            /** @description Packages for countries the service cannot name */
+            skipped: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            syncedAt: string;
+            unchanged: number;
+            /** @description Plans whose provider data or synced price changed */
+            updated: number;
         };
         /** CloseManualRefundRequest */
         CloseManualRefundRequest: {
@@ -1207,6 +1326,21 @@ export interface components {
         /** GetAccountResponse */
         GetAccountResponse: {
             account: components["schemas"]["AccountDetail"];
+        };
+        /** GetExchangeRatesResponse */
+        GetExchangeRatesResponse: {
+            rates: {
+                EUR: string;
+                GBP: string;
+                TRY: string;
+                USD: string;
+            };
+            /** @description When each rate was set; null while the built-in starting rate is in force */
+            updatedAt: {
+                EUR: string | null;
+                GBP: string | null;
+                TRY: string | null;
+            };
         };
         /** GetJobResponse */
         GetJobResponse: {
@@ -1352,6 +1486,7 @@ export interface components {
                 id: string;
                 isTopUp: boolean;
                 lastSyncedAt: string | null;
+                markupPercent: number | null;
                 offeredByProvider: boolean;
                 priceOverrideUsd: number | null;
                 /** @description What buyers pay: override ?? synced price */
@@ -1452,6 +1587,12 @@ export interface components {
         };
         /** OperatorPermission */
         OperatorPermission: "read" | "secrets.read" | "tickets.write" | "orders.retry" | "jobs.retry" | "accounts.manage" | "refunds" | "wallet.adjust" | "finance" | "catalog.write" | "sandbox.write" | "operators.manage";
+        /** OperatorRef */
+        OperatorRef: {
+            email: string;
+            id: string;
+            name: string;
+        };
         /** OperatorRole */
         OperatorRole: "owner" | "support" | "finance" | "catalog" | "readonly";
         /** OperatorSession */
@@ -1908,9 +2049,14 @@ export interface components {
         SignInOperatorResponse: {
             operator: components["schemas"]["OperatorMe"];
         };
+        /** SyncCatalogResponse */
+        SyncCatalogResponse: {
+            sync: components["schemas"]["CatalogSyncReport"];
+        };
         /** Ticket */
         Ticket: {
             accountId: string | null;
+            assignee: components["schemas"]["OperatorRef"] | null;
             category: string;
             /**
              * Format: date-time
@@ -1924,17 +2070,8 @@ export interface components {
                 name: string;
             } | null;
             id: string;
-            /** @description Oldest first */
-            messages: {
-                author: "customer" | "staff" | "system";
-                /**
-                 * Format: date-time
-                 * @description ISO 8601 UTC with milliseconds
-                 */
-                createdAt: string;
-                id: string;
-                message: string;
-            }[];
+            /** @description Oldest first, internal notes included (`internal: true`) */
+            messages: components["schemas"]["TicketMessage"][];
             orderId: string | null;
             /** @description OPEN (waiting for staff), ANSWERED (staff replied), RESOLVED, CLOSED */
             status: "OPEN" | "ANSWERED" | "RESOLVED" | "CLOSED";
@@ -1946,6 +2083,52 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds
              */
             updatedAt: string;
+        };
+        /** TicketCustomer */
+        TicketCustomer: {
+            accountId: string | null;
+            email: string;
+            /** @description A guest ticket whose address belongs to an account (found by e-mail) */
+            matchedByEmail: boolean;
+        };
+        /** TicketDetail */
+        TicketDetail: {
+            customer: components["schemas"]["TicketCustomer"];
+            /** @description The customer’s 10 latest orders (live and test), newest first; none for a guest without an account */
+            orders: components["schemas"]["TicketOrder"][];
+            ticket: components["schemas"]["Ticket"];
+        };
+        /** TicketMessage */
+        TicketMessage: {
+            author: "customer" | "staff" | "system";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            createdAt: string;
+            id: string;
+            /** @description An internal note: operators only. The customer never sees it (app, guest link, mail, push, data export) */
+            internal: boolean;
+            message: string;
+            operator: components["schemas"]["OperatorRef"] | null;
+        };
+        /** TicketOrder */
+        TicketOrder: {
+            amountUsd: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            createdAt: string;
+            currency: string;
+            id: string;
+            lastError: string | null;
+            /** @description false: a test-mode order */
+            livemode: boolean;
+            orderNumber: string;
+            planName: string | null;
+            /** @description AWAITING_PAYMENT, PROCESSING, COMPLETED, CANCELLED, REFUNDED */
+            status: string;
         };
         /** UpdateAccountRequest */
         UpdateAccountRequest: {
@@ -1986,6 +2169,7 @@ export interface components {
                 id: string;
                 isTopUp: boolean;
                 lastSyncedAt: string | null;
+                markupPercent: number | null;
                 offeredByProvider: boolean;
                 priceOverrideUsd: number | null;
                 /** @description What buyers pay: override ?? synced price */
@@ -2854,11 +3038,19 @@ export interface operations {
     listAuditEntries: {
         parameters: {
             query?: {
+                /** @description Action prefix, e.g. `ticket.` or `order.refund` */
+                action?: string;
+                /** @description `token`, `operator:<id>`, `system`, `account:<id>` … */
+                actor?: string;
                 /** @description Opaque cursor of the next page, from `nextCursor` or the `Link` header of the previous page. Only valid for the list (and filters) it came from; anything else → 400 VALIDATION_ERROR. */
                 cursor?: string;
+                /** @description Only entries at or after this time */
+                from?: string;
                 /** @description Page size, 1 to 100. With `limit` (or `cursor`) the answer is one page; the next one is in the `Link` header (and `nextCursor`). */
                 limit?: number;
                 target?: string;
+                /** @description Only entries before this time */
+                to?: string;
             };
             header?: never;
             path?: never;
@@ -2875,6 +3067,150 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ListAuditEntriesResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    syncCatalog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SyncCatalogResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getExchangeRates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetExchangeRatesResponse"];
                 };
             };
             /** @description Default Response */
@@ -6050,12 +6386,14 @@ export interface operations {
     listTickets: {
         parameters: {
             query?: {
+                /** @description `me` (the signed-in operator; not with the admin token), `unassigned`, or an operator id */
+                assignee?: string;
                 /** @description Opaque cursor of the next page, from `nextCursor` or the `Link` header of the previous page. Only valid for the list (and filters) it came from; anything else → 400 VALIDATION_ERROR. */
                 cursor?: string;
                 /** @description Page size, 1 to 100. With `limit` (or `cursor`) the answer is one page; the next one is in the `Link` header (and `nextCursor`). */
                 limit?: number;
-                /** @description OPEN (waiting for staff), ANSWERED (staff replied), RESOLVED, CLOSED */
-                status?: "OPEN" | "ANSWERED" | "RESOLVED" | "CLOSED";
+                /** @description One status, or several (`status=RESOLVED&status=CLOSED`). OPEN: waiting for staff; ANSWERED: waiting for the customer */
+                status?: ("OPEN" | "ANSWERED" | "RESOLVED" | "CLOSED")[];
             };
             header?: never;
             path?: never;
@@ -6096,6 +6434,90 @@ export interface operations {
             };
             /** @description Default Response */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TicketDetail"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;
@@ -6235,6 +6657,124 @@ export interface operations {
             };
         };
     };
+    assignTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssignTicketRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssignTicketResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (64 KB for JSON unless the route says otherwise). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type) or is compressed (Content-Encoding other than identity). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     replyToTicket: {
         parameters: {
             query?: never;
@@ -6258,6 +6798,114 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ReplyToTicketResponse"];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is larger than the route accepts (64 KB for JSON unless the route says otherwise). */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not JSON (Content-Type) or is compressed (Content-Encoding other than identity). */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addTicketNote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddTicketNoteRequest"];
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddTicketNoteResponse"];
                 };
             };
             /** @description Default Response */

@@ -1,0 +1,1 @@
+CREATE INDEX "audit_log_actor_list_idx" ON "audit_log" USING btree ("actor","created_at","id");
