@@ -75,7 +75,7 @@ function Figures({ overview: o }: { overview: Overview }) {
         </Tile>
         <Tile title="Fulfilment failures today" alert={o.fulfilmentFailures.ordersWithFailedAttempts > 0}>
           <p className="overview-figure">
-            <Link to="/admin/orders?status=PROCESSING">
+            <Link to={`/admin/orders?failed=1&${today}`}>
               {count(o.fulfilmentFailures.ordersWithFailedAttempts)} orders failed an attempt
             </Link>
           </p>
