@@ -19,6 +19,13 @@ import { CLIENT_PATHS } from '../../src/lib/client-paths';
 test.use({ locale: 'en-US' });
 
 const publicPages: [string, string, (page: Page) => Promise<void>][] = [
+  // The operator console signed out: its sign-in page (its signed-in pages are checked at both
+  // sizes by the admin-*.spec.ts journeys).
+  [
+    'admin',
+    '/admin',
+    (p) => expect(p.getByRole('heading', { level: 1, name: 'Sign in to the console' })).toBeVisible(),
+  ],
   [
     'storefront',
     '/',
