@@ -128,3 +128,22 @@ test('an unknown or used enrolment link says so', async ({ page, request }) => {
   const op = await createOperator(request, 'readonly');
   expect(op.recoveryCodes).toHaveLength(10);
 });
+
+test('every console page sets a title of its own, in the console’s name', async ({ page, request }) => {
+  await page.goto('/admin/orders');
+  await expect(page).toHaveTitle('Sign in · Roam Ops');
+  await signIn(page, await createOperator(request, 'owner'));
+  const nav = page.getByRole('navigation', { name: 'Console' }).getByRole('link');
+  const labels = await nav.allTextContents();
+  expect(labels.length).toBeGreaterThan(5);
+  // Each page's heading and title are its navigation label, so no two pages share a title.
+  expect(new Set(labels).size).toBe(labels.length);
+  for (const label of labels) {
+    await page
+      .getByRole('navigation', { name: 'Console' })
+      .getByRole('link', { name: label, exact: true })
+      .click();
+    await expect(page.getByRole('heading', { level: 1, name: label, exact: true })).toBeVisible();
+    await expect(page).toHaveTitle(`${label} · Roam Ops`);
+  }
+});
