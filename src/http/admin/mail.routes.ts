@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { MailRecord } from '../../domain/mail/mailer.js';
 import { hasSecrets, redactSecrets } from '../../domain/mail/redact.js';
-import { revealsSecrets } from './order-timeline.routes.js';
+import { revealsSecrets } from './operator-auth.js';
 import { defineList, NextCursorSchema, pageQuery } from '../shared/pagination.js';
 import { adminErrors, IsoDate, Nullable } from '../shared/schemas.js';
 

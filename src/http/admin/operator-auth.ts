@@ -1,6 +1,7 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config/index.js';
 import type { OperatorIdentity } from '../../domain/operators/operator-sessions.js';
+import { operatorCan } from '../../domain/operators/roles.js';
 
 /** The console's own cookie: never the customer's `svc_session` (issue 33 O1). */
 export const OPERATOR_COOKIE = 'svc_operator';
@@ -29,4 +30,12 @@ export function setOperatorCookie(reply: FastifyReply, config: Config, token: st
 
 export function clearOperatorCookie(reply: FastifyReply, config: Config): void {
   reply.clearCookie(OPERATOR_COOKIE, cookieOptions(config));
+}
+
+/**
+ * Whether the caller may read credentials (Owners and the admin token): install codes and links
+ * of eSIMs, and the links and codes in mail bodies. "Nobody but Owners sees secrets" (issue 33).
+ */
+export function revealsSecrets(request: FastifyRequest): boolean {
+  return request.operator ? operatorCan(request.operator.role, 'secrets.read') : false;
 }

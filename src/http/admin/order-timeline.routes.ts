@@ -1,9 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { TIMELINE_KINDS } from '../../domain/ops/order-timeline.js';
-import { operatorCan } from '../../domain/operators/roles.js';
 import { adminErrors, IsoDate } from '../shared/schemas.js';
+import { revealsSecrets } from './operator-auth.js';
 
 const TimelineItemSchema = Type.Object(
   {
@@ -39,11 +39,6 @@ const TimelineItemSchema = Type.Object(
   },
   { title: 'OrderTimelineItem' },
 );
-
-/** Whether the caller may read credentials in mail bodies (Owners and the admin token). */
-export function revealsSecrets(request: FastifyRequest): boolean {
-  return request.operator ? operatorCan(request.operator.role, 'secrets.read') : false;
-}
 
 /** GET /orders/:id/timeline: the order's story for the console (issue 33 O2). */
 export async function adminOrderTimelineRoutes(app: FastifyInstance): Promise<void> {

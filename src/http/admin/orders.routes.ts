@@ -1,10 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { REDACTED } from '../../domain/mail/redact.js';
 import type { AdminOrderView } from '../../domain/orders/order-admin.js';
 import { centsToUsd } from '../../lib/money.js';
 import { MobileEsimSchema, presentMobileEsim } from '../shared/order-presenters.js';
 import { adminErrors, IsoDate, Nullable } from '../shared/schemas.js';
+import { revealsSecrets } from './operator-auth.js';
 
 const AttemptSchema = Type.Object({
   attempt: Type.Integer(),
@@ -35,7 +37,13 @@ const AdminOrderSchema = Type.Object(
     updatedAt: IsoDate,
     completedAt: Nullable(IsoDate),
     livemode: Type.Boolean({ description: 'false: a test-mode order (sandbox, test wallet)' }),
-    esims: Type.Array(MobileEsimSchema),
+    esims: Type.Array(MobileEsimSchema, {
+      description:
+        'Without `secrets.read` (every role but Owner) the install credentials (activationCode, matchingId, the QR code and install links) read `[redacted]` and `credentialsRedacted` is true',
+    }),
+    credentialsRedacted: Type.Boolean({
+      description: "true: the eSIMs' install credentials are `[redacted]` for this caller",
+    }),
     attempts: Type.Array(AttemptSchema),
   },
   { title: 'AdminOrder' },
@@ -44,12 +52,27 @@ const AdminOrderSchema = Type.Object(
 const OrderEnvelope = Type.Object({ order: AdminOrderSchema });
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
+/** Whoever holds an install code or link can install the eSIM: a credential like a password. */
+function withoutCredentials(esim: Static<typeof MobileEsimSchema>): Static<typeof MobileEsimSchema> {
+  return {
+    ...esim,
+    activationCode: REDACTED,
+    matchingId: REDACTED,
+    qrCodeUrl: REDACTED,
+    qrCodeSvgUrl: REDACTED,
+    iosInstallUrl: REDACTED,
+    installUrl: REDACTED,
+  };
+}
+
 function presentAdminOrder(
   view: AdminOrderView,
   publicBaseUrl: string,
   planNames: ReadonlyMap<string, string>,
+  revealCredentials: boolean,
 ): Static<typeof AdminOrderSchema> {
   const { order } = view;
+  const esims = view.esims.map((e) => presentMobileEsim(e, publicBaseUrl, planNames));
   return {
     id: order.id,
     orderNumber: order.orderNumber,
@@ -70,7 +93,8 @@ function presentAdminOrder(
     updatedAt: order.updatedAt.toISOString(),
     completedAt: iso(order.completedAt),
     livemode: order.livemode,
-    esims: view.esims.map((e) => presentMobileEsim(e, publicBaseUrl, planNames)),
+    esims: revealCredentials ? esims : esims.map(withoutCredentials),
+    credentialsRedacted: !revealCredentials && esims.length > 0,
     attempts: view.attempts.map((a) => ({
       attempt: a.attempt,
       outcome: a.outcome,
@@ -86,8 +110,13 @@ export async function adminOrdersRoutes(app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const { orderAdmin, config, catalog } = app.container;
   // Operators read English; the eSIMs of one order share its plan.
-  const present = async (view: AdminOrderView) =>
-    presentAdminOrder(view, config.publicBaseUrl, await catalog.planNames([view.order.planId], 'en'));
+  const present = async (request: FastifyRequest, view: AdminOrderView) =>
+    presentAdminOrder(
+      view,
+      config.publicBaseUrl,
+      await catalog.planNames([view.order.planId], 'en'),
+      revealsSecrets(request),
+    );
   const params = Type.Object({ id: Type.String({ maxLength: 100 }) });
 
   r.get(
@@ -103,7 +132,7 @@ export async function adminOrdersRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => ({
-      order: await present(await orderAdmin.view(request.params.id)),
+      order: await present(request, await orderAdmin.view(request.params.id)),
     }),
   );
 
@@ -131,7 +160,7 @@ export async function adminOrdersRoutes(app: FastifyInstance): Promise<void> {
       const result = await orderAdmin.retry(request.params.id, request.id);
       return {
         outcome: result.outcome === 'success' ? ('success' as const) : ('failure' as const),
-        order: await present(result),
+        order: await present(request, result),
       };
     },
   );
@@ -170,7 +199,7 @@ export async function adminOrdersRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => ({
-      order: await present(await orderAdmin.refund(request.params.id, request.id)),
+      order: await present(request, await orderAdmin.refund(request.params.id, request.id)),
     }),
   );
 }

@@ -216,6 +216,36 @@ describe('GET /orders/{id}/timeline', () => {
     expect(forOwner.detail).toContain(`/install/${installToken}`);
   });
 
+  it('hides the eSIMs’ install credentials of an order from every role but Owner', async () => {
+    const user = await createUser(t.container, { balanceCents: priceCents });
+    const orderId = await checkout(user);
+    await t.container.worker.runDue();
+    const orderFor = async (headers: Record<string, string>) =>
+      (await admin('GET', `/orders/${orderId}`, headers)).json().order;
+    const credentials = [
+      'activationCode',
+      'matchingId',
+      'qrCodeUrl',
+      'qrCodeSvgUrl',
+      'iosInstallUrl',
+      'installUrl',
+    ];
+
+    const forOwner = await orderFor(owner.headers);
+    expect(forOwner.credentialsRedacted).toBe(false);
+    expect(forOwner.esims[0].activationCode).toMatch(/^LPA:1\$/);
+    for (const viewer of [support, finance]) {
+      const order = await orderFor(viewer.headers);
+      expect(order.credentialsRedacted).toBe(true);
+      const [esim] = order.esims;
+      // What Support needs to help stays: which eSIM, its state and usage.
+      expect(esim.iccid).toBe(forOwner.esims[0].iccid);
+      expect(esim.status).toBe(forOwner.esims[0].status);
+      for (const field of credentials) expect(esim[field], field).toBe('[redacted]');
+      expect(JSON.stringify(order)).not.toContain(forOwner.esims[0].matchingId);
+    }
+  });
+
   it('follows a Partner API order’s events to each webhook delivery attempt', async () => {
     const partner = await createUser(t.container, { balanceCents: priceCents });
     const { key } = await t.container.apiKeys.generate(partner.id);

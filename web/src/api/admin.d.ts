@@ -1634,7 +1634,10 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds
              */
             createdAt: string;
+            /** @description true: the eSIMs' install credentials are `[redacted]` for this caller */
+            credentialsRedacted: boolean;
             currency: string;
+            /** @description Without `secrets.read` (every role but Owner) the install credentials (activationCode, matchingId, the QR code and install links) read `[redacted]` and `credentialsRedacted` is true */
             esims: components["schemas"]["Esim"][];
             fulfillmentAttempts: number;
             id: string;
