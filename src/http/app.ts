@@ -24,6 +24,7 @@ import { allSecuritySchemes } from './shared/openapi-surfaces.js';
 import { installMetrics } from './metrics.js';
 import { installBodyRules, transportServerOptions } from './shared/transport.js';
 import { readWebBuild, registerWebApp, webNotFoundPage } from './web.js';
+import { AJV_OPTIONS, buildValidator } from './shared/validators.js';
 import { Type } from '@sinclair/typebox';
 import './types.js';
 
@@ -82,9 +83,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: config.trustProxy as FastifyServerOptions['trustProxy'],
     ...securityServerOptions(),
     genReqId: requestIdOf,
-    ajv: {
-      customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false },
-    },
+    ajv: AJV_OPTIONS,
+    schemaController: { compilersFactory: { buildValidator } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('container', container);

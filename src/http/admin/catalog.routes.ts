@@ -161,14 +161,14 @@ export async function adminCatalogRoutes(app: FastifyInstance): Promise<void> {
         body: Type.Object(
           {
             active: Type.Optional(Type.Boolean()),
-            // One schema with a type list: with type coercion on, an anyOf would turn null into 0.
             priceUsd: Type.Optional(
-              Type.Unsafe<number | null>({
-                type: ['number', 'null'],
-                minimum: 0.01,
-                maximum: 1_000_000,
-                description: 'Retail USD override, at most two decimals; null clears it',
-              }),
+              Nullable(
+                Type.Number({
+                  minimum: 0.01,
+                  maximum: 1_000_000,
+                  description: 'Retail USD override, at most two decimals; null clears it',
+                }),
+              ),
             ),
           },
           { additionalProperties: false, minProperties: 1 },

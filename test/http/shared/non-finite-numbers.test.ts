@@ -42,7 +42,7 @@ describe('POST /sandbox/esim-provider/usage with non-finite or huge numbers (H20
   });
 
   it('still sets a usage in range', async () => {
-    const res = await adminPost(t, '/sandbox/esim-provider/usage', { iccid: ICCID, usedMb: '12' });
+    const res = await adminPost(t, '/sandbox/esim-provider/usage', { iccid: ICCID, usedMb: 12 });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ iccid: ICCID, dataUsageMb: 12 });
   });

@@ -2155,7 +2155,6 @@ export interface components {
         /** UpdatePlanRequest */
         UpdatePlanRequest: {
             active?: boolean;
-            /** @description Retail USD override, at most two decimals; null clears it */
             priceUsd?: number | null;
         };
         /** UpdatePlanResponse */
