@@ -6,10 +6,11 @@ import { deliveriesOfEvent } from '../domain/events/event-deliveries.repository.
 import { createEventOutbox } from '../domain/events/outbox.js';
 import { createPartnerEvents } from '../domain/events/partner-events.js';
 import { createProviderNotifications } from '../domain/events/provider-notifications.js';
+import { createReceipts } from '../domain/mail/receipts.js';
 import type { Infrastructure } from './infrastructure.js';
 
 /**
- * Partner events and traveller alerts: the outbox, the typed emitters, the alerts (AlertPort),
+ * Partner events and traveller alerts: the outbox, the typed emitters, the alerts (AlertPort), receipts,
  * the observers of eSIM changes and the inbound provider notifications.
  */
 export function buildEvents(
@@ -28,6 +29,9 @@ export function buildEvents(
     log,
   });
   alerts.registerJobs(jobHandlers);
+  /** Receipt mails, and the "eSIM ready" push that goes with an order's (after commit, by job). */
+  const receipts = createReceipts({ db, queue, mailer, alerts, publicBaseUrl: config.publicBaseUrl });
+  Object.assign(jobHandlers, receipts.jobs);
   // Areas built later add their observers (auto top-up); partner events and alerts come first.
   const esimChanges = createEsimChanges();
   const esimMilestones = createEsimMilestones({ db, clock, queue, partnerEvents, alerts });
@@ -41,6 +45,7 @@ export function buildEvents(
     outbox,
     partnerEvents,
     alerts,
+    receipts,
     esimChanges,
     esimMilestones,
     providerNotifications,

@@ -1,6 +1,5 @@
 import { createAuditService } from '../domain/audit/audit.service.js';
 import { createMailer } from '../domain/mail/mailer.js';
-import { createReceipts } from '../domain/mail/receipts.js';
 import { createJobQueue } from '../jobs/queue.js';
 import { registerServiceMetrics } from '../domain/ops/service-metrics.js';
 import { createMetrics } from '../lib/metrics.js';
@@ -39,8 +38,6 @@ export function buildInfrastructure({ config, database, clock, log }: ContainerD
     from: config.mail.from,
     onDeliveryError: (error, id) => log.warn({ mailId: id, err: error.message }, 'mail delivery failed'),
   });
-  const receipts = createReceipts({ db, queue, mailer, publicBaseUrl: config.publicBaseUrl });
-  Object.assign(jobHandlers, receipts.jobs);
   return {
     config,
     database,
@@ -55,7 +52,6 @@ export function buildInfrastructure({ config, database, clock, log }: ContainerD
     readinessChecks,
     audit,
     mailer,
-    receipts,
   };
 }
 export type Infrastructure = ReturnType<typeof buildInfrastructure>;

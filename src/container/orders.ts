@@ -18,9 +18,8 @@ export function buildOrders(
   infra: Infrastructure,
   areas: { events: Events; esim: EsimProviders; catalog: Catalog; accounts: Accounts; payments: Payments },
 ) {
-  const { config, db, clock, queue, log, metrics, audit, mailer, receipts, jobHandlers, startupTasks } =
-    infra;
-  const { partnerEvents, esimChanges, providerNotifications, alerts } = areas.events;
+  const { config, db, clock, queue, log, metrics, audit, mailer, jobHandlers, startupTasks } = infra;
+  const { partnerEvents, esimChanges, providerNotifications, receipts } = areas.events;
   const { support, legal } = areas.accounts;
   const { payments } = areas.payments;
   const orderDeps = {
@@ -37,7 +36,6 @@ export function buildOrders(
     payments,
     events: partnerEvents,
     esimChanges,
-    alerts,
     settings: {
       publicBaseUrl: config.publicBaseUrl,
       supportEmail: config.supportEmail,

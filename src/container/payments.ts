@@ -8,8 +8,12 @@ import type { Events } from './events.js';
 import type { Catalog } from './catalog.js';
 
 /** The wallet (balances and ledger) and payments in (card, crypto) with their providers. */
-export function buildPayments(infra: Infrastructure, { partnerEvents }: Events, { exchangeRates }: Catalog) {
-  const { config, db, clock, queue, log, audit, receipts, jobHandlers } = infra;
+export function buildPayments(
+  infra: Infrastructure,
+  { partnerEvents, receipts }: Events,
+  { exchangeRates }: Catalog,
+) {
+  const { config, db, clock, queue, log, audit, jobHandlers } = infra;
   const wallet = createWalletService({ db, clock, audit, ledgerObserver: partnerEvents });
   const paymentProviders = createPaymentProviders(config, { db, clock });
   /** Payments → orders is a port: payments publishes "payment succeeded/closed", orders handles it. */

@@ -7,6 +7,7 @@ import { fromUsdCents, rateInForce } from '../catalog/exchange-rates.js';
 import { planTitle } from '../catalog/plan-names.js';
 import { isCurrency } from '../../lib/money.js';
 import { installUrl, iosInstallUrl, qrCodeUrl } from '../orders/esim-links.js';
+import type { AlertPort } from '../alerts/ports.js';
 import type { Mailer } from './mailer.js';
 import {
   formatDay,
@@ -47,6 +48,8 @@ export interface ReceiptDeps {
   db: Db;
   queue: JobQueue;
   mailer: Mailer;
+  /** "Your eSIM is ready" pushes (the receipt mail already says so). */
+  alerts?: Pick<AlertPort, 'send'>;
   publicBaseUrl: string;
 }
 
@@ -130,6 +133,7 @@ export function createReceipts(deps: ReceiptDeps) {
     const rows = order.topUpEsimId
       ? await db.select().from(esims).where(eq(esims.id, order.topUpEsimId))
       : await db.select().from(esims).where(eq(esims.orderId, order.id)).orderBy(esims.createdAt, esims.id);
+    await announceReady(order, rows);
     const list: ReceiptEsim[] = [];
     for (const [index, esim] of rows.entries()) {
       list.push({
@@ -165,6 +169,28 @@ export function createReceipts(deps: ReceiptDeps) {
           : `${deps.publicBaseUrl}/esims`,
     });
     await deps.mailer.send({ ...message, dedupeKey: `order-receipt:${order.id}` });
+  }
+
+  /**
+   * "Your eSIM is ready" (issue 31 L2) for a web order paid by card or crypto: the traveller left
+   * the checkout and waits for it (a wallet checkout answers with the eSIM). Sent by the receipt's
+   * job, which the completing statement enqueues, so a crash right after completion still
+   * announces it; the job's retries queue it once (the alert's dedupe key).
+   */
+  async function announceReady(
+    order: typeof orders.$inferSelect,
+    issued: Array<{ id: string; iccid: string }>,
+  ) {
+    const { alerts } = deps;
+    if (!alerts || order.topUpEsimId) return;
+    if (order.paymentMethod !== 'card' && order.paymentMethod !== 'crypto') return;
+    for (const esim of issued)
+      await alerts.send(
+        db,
+        order.accountId,
+        { kind: 'esim_ready', iccid: esim.iccid, orderId: order.id },
+        `esim_ready:${esim.id}`,
+      );
   }
 
   /** The wallet top-up receipt: USD credited, the charged amount when it was another currency. */

@@ -106,40 +106,13 @@ export function createFulfillment(deps: OrderDeps, repository: OrdersRepository)
       if (err instanceof RepeatedProfileError) return failed(order, source, err);
       throw err;
     }
-    if (completed) {
-      await announceReady(completed.order, completed.esims);
-      return { ok: true, ...completed };
-    }
+    if (completed) return { ok: true, ...completed };
     // Lost the race: read what the winner (a concurrent attempt or a refund) left.
     const latest = await loadOrder(order.id);
     if (latest.status === 'COMPLETED')
       return { ok: true, order: latest, esims: await repository.esimsOfOrder(latest) };
     if (!order.topUpEsimId) await cancelOrphans(order, issued.profiles);
     return { ok: false, order: latest, error: new Error(`order is ${latest.status}`), retryable: false };
-  }
-
-  /**
-   * "Your eSIM is ready" (issue 31 L2) for a web order paid by card or crypto: the traveller
-   * left the checkout and waits for it. After the completing statement, not in it (the partner
-   * path's hot statement stays as it is); a failure here is logged, the order is complete anyway.
-   */
-  async function announceReady(order: OrderRow, issued: EsimRow[]): Promise<void> {
-    const { alerts } = deps;
-    if (!alerts || order.channel !== 'mobile' || order.topUpEsimId) return;
-    if (order.paymentMethod !== 'card' && order.paymentMethod !== 'crypto') return;
-    try {
-      await db.transaction(async (tx) => {
-        for (const esim of issued)
-          await alerts.send(
-            tx,
-            order.accountId,
-            { kind: 'esim_ready', iccid: esim.iccid, orderId: order.id },
-            `esim_ready:${esim.id}`,
-          );
-      });
-    } catch (err) {
-      deps.log.warn({ orderId: order.id, err: (err as Error).message }, 'eSIM ready alert not queued');
-    }
   }
 
   /** Profiles that arrived after the order was refunded: hand them back (best effort, logged). */

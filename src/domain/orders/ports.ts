@@ -4,7 +4,6 @@ import type { JobQueue } from '../../jobs/queue.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Sleep } from '../../lib/rate-limiter.js';
 import type { EsimProvider } from '../../providers/esim/types.js';
-import type { AlertPort } from '../alerts/ports.js';
 import type { EsimChanges } from '../events/esim-changes.js';
 import type { PartnerEvents } from '../events/partner-events.js';
 import type { Mailer } from '../mail/mailer.js';
@@ -84,8 +83,6 @@ export interface OrderDeps {
   events?: PartnerEvents;
   /** Told of every stored change of an eSIM's usage or status (src/domain/events/esim-changes.ts). */
   esimChanges?: EsimChanges;
-  /** Traveller alerts: "your eSIM is ready" after a web card/crypto order completes. */
-  alerts?: AlertPort;
   settings: {
     publicBaseUrl: string;
     supportEmail: string;

@@ -235,6 +235,42 @@ describe('eSIM ready and support answers', () => {
     expect(pushesTo(walletUser.id)).toEqual([]);
   });
 
+  it('"eSIM ready" survives a failure right after completion: queued again, once', async () => {
+    const user = await createUser(t.container);
+    const recorder = t.container.alerts.push;
+    let failures = 1;
+    t.container.alerts.push = {
+      async toAccount(tx, accountId, message, dedupeKey) {
+        // The database going away between the order's completion and its announcement.
+        if (accountId === user.id && failures-- > 0) throw new Error('connection terminated');
+        await recorder.toAccount(tx, accountId, message, dedupeKey);
+      },
+    };
+    try {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/checkout',
+        headers: user.auth,
+        payload: { planId, paymentMethod: 'card' },
+      });
+      const page = new URL(res.json().url as string).pathname;
+      await t.app.inject({ method: 'POST', url: `${page}/complete`, payload: { outcome: 'paid' } });
+      await t.container.worker.runDue();
+      expect(pushesTo(user.id)).toEqual([]);
+      t.clock.advance(HOUR);
+      await t.container.worker.runDue();
+      t.clock.advance(HOUR);
+      await t.container.worker.runDue();
+      expect(pushesTo(user.id).map((p) => p.message.data.kind)).toEqual(['esim_ready']);
+      const receipts = await t.container.mailer.list({ to: user.email });
+      expect(receipts.map((m) => m.subject)).toEqual([
+        expect.stringMatching(/^Your eSIM is ready – order SVC-/),
+      ]);
+    } finally {
+      t.container.alerts.push = recorder;
+    }
+  });
+
   it('a staff reply pushes "support answered" with the ticket’s page, once per reply', async () => {
     const user = await createUser(t.container, { locale: 'es' });
     const opened = await t.app.inject({
