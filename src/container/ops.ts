@@ -39,6 +39,7 @@ export function buildOps(
     jobRetentionMs: config.jobRetentionDays * 24 * 60 * 60 * 1000,
     payments,
     requestLog,
+    pushes: areas.push.push,
     operators: {
       purgeStaleSessions: (tx) => operatorSessions.purgeStale(tx),
       purgeEnrolments: (tx, cutoff) => operators.purgeEnrolments(tx, cutoff),

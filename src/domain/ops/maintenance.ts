@@ -37,6 +37,8 @@ export interface RetentionResult {
   expiredPayments: number;
   /** Partner API request log rows older than 30 days. */
   partnerRequests: number;
+  /** Pushes settled and older than 90 days. */
+  pushMessages: number;
   /** Console sessions ended or idle past their timeout a day ago, and spent enrolment links. */
   operatorSessions: number;
   operatorEnrolments: number;
@@ -55,6 +57,8 @@ export function createMaintenance(deps: {
   payments: { expirePayment(paymentId: string): Promise<boolean> };
   /** The Partner API request log (src/domain/requestlog): its 30 days are kept here. */
   requestLog?: { purge(): Promise<number> };
+  /** The push outbox (src/domain/push): its 90 days are kept here. */
+  pushes?: { purge(): Promise<number> };
   /** The operator console's sessions and enrolment links (src/domain/operators). */
   operators?: {
     purgeStaleSessions(tx: DbOrTx): Promise<number>;
@@ -136,6 +140,7 @@ export function createMaintenance(deps: {
       ),
       expiredPayments: 0,
       partnerRequests: (await deps.requestLog?.purge()) ?? 0,
+      pushMessages: (await deps.pushes?.purge()) ?? 0,
       operatorSessions: (await deps.operators?.purgeStaleSessions(db)) ?? 0,
       // Links expired a day ago (used ones expire too): the audit log keeps who enrolled when.
       operatorEnrolments: (await deps.operators?.purgeEnrolments(db, new Date(now.getTime() - DAY))) ?? 0,

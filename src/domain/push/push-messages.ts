@@ -92,3 +92,20 @@ export async function listAccountPushesBetween(
     .orderBy(asc(pushMessages.createdAt), asc(pushMessages.id))
     .limit(limit);
 }
+
+/**
+ * Deletes up to `batch` settled pushes (any state but pending) created before `cutoff`, oldest
+ * first; returns how many. A pending one is still being delivered and stays.
+ */
+export async function deleteSettledBefore(db: Db, cutoff: Date, batch: number): Promise<number> {
+  const deleted = await db
+    .delete(pushMessages)
+    .where(
+      sql`${pushMessages.id} in (select ${pushMessages.id} from ${pushMessages}
+        where ${pushMessages.createdAt} < ${cutoff.toISOString()}::timestamptz
+          and ${pushMessages.status} <> 'pending'
+        order by ${pushMessages.createdAt} limit ${batch})`,
+    )
+    .returning({ id: pushMessages.id });
+  return deleted.length;
+}

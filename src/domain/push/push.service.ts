@@ -2,13 +2,14 @@ import type { Db } from '../../db/client.js';
 import type { KeysetPage } from '../../db/keyset.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { JobHandlers } from '../../jobs/worker.js';
-import type { Clock } from '../../lib/clock.js';
+import { DAY, type Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import type { PushSender, PushSendResult } from '../../providers/push/types.js';
 import type { PushPort } from '../alerts/ports.js';
 import { accountDevices, findDevice, removeGoneDevice, type PushDevice } from '../devices/devices.service.js';
 import {
+  deleteSettledBefore,
   findPush,
   listAccountPushesBetween,
   listPushes,
@@ -19,6 +20,11 @@ import {
 } from './push-messages.js';
 
 export const PUSH_SEND_JOB = 'push.send';
+
+/** Sent, failed and skipped pushes are kept this long: the console's outbox and the timelines. */
+export const PUSH_RETENTION_DAYS = 90;
+const PURGE_BATCH = 10_000;
+const PURGE_MAX_BATCHES = 50;
 
 /** About 20 minutes of retries (5 s, 10 s, … 10 min), then the message is marked failed. */
 const MAX_ATTEMPTS = 9;
@@ -174,6 +180,21 @@ export function createPushService(deps: {
     listBetween: (filter: { accountId: string; from: Date; until: Date; limit: number }) =>
       listAccountPushesBetween(db, filter),
     jobs,
+    /**
+     * Deletes pushes settled and older than PUSH_RETENTION_DAYS (bounded per run); the retention
+     * job calls it. Their dedupe keys go with them: every alert's key names its own crossing,
+     * reply or order, which does not come round again after 90 days.
+     */
+    async purge(): Promise<number> {
+      const cutoff = new Date(clock.now().getTime() - PUSH_RETENTION_DAYS * DAY);
+      let total = 0;
+      for (let i = 0; i < PURGE_MAX_BATCHES; i++) {
+        const n = await deleteSettledBefore(db, cutoff, PURGE_BATCH);
+        total += n;
+        if (n < PURGE_BATCH) break;
+      }
+      return total;
+    },
     async close(): Promise<void> {
       await Promise.all([senders.fcm?.close(), senders.apns?.close(), senders.webPush.close()]);
     },

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appSecrets, pushDevices } from '../../../src/db/schema/index.js';
+import { appSecrets, pushDevices, pushMessages } from '../../../src/db/schema/index.js';
+import { DAY, MINUTE } from '../../../src/lib/clock.js';
 import { ADMIN_TOKEN, buildTestApp, type TestApp } from '../../helpers/app.js';
 import { createUser, type TestUser } from '../../helpers/factories.js';
 import { pushesOf } from '../../helpers/push.js';
@@ -200,5 +201,24 @@ describe('push: outbox, Web Push devices, VAPID key', () => {
       expect.arrayContaining(ids),
     );
     expect((await t.app.inject({ url: '/api/admin/v1/push' })).statusCode).toBe(401);
+  });
+
+  it('retention deletes pushes settled 90 days ago, never a newer or a pending one', async () => {
+    const user = await createUser(t.container);
+    await register(user, { platform: 'ANDROID', pushToken: `fcm-retention-${user.id}` });
+    const { db } = t.container;
+    await t.container.push.toAccount(db, user.id, message, `old-${user.id}`);
+    await t.container.push.toAccount(db, user.id, message, `old-pending-${user.id}`);
+    // A delivery still under way (the live transports' state between attempts).
+    const [, stillSending] = (await pushesOf(t.app, user.id)).map((p) => p.id);
+    await db.update(pushMessages).set({ status: 'pending' }).where(eq(pushMessages.id, stillSending!));
+    t.clock.advance(90 * DAY - MINUTE);
+    await t.container.push.toAccount(db, user.id, message, `new-${user.id}`);
+    expect((await t.container.maintenance.runRetention()).pushMessages).toBe(0);
+    t.clock.advance(2 * MINUTE);
+    expect((await t.container.maintenance.runRetention()).pushMessages).toBeGreaterThanOrEqual(1);
+    const left = await pushesOf(t.app, user.id);
+    expect(left.map((p) => p.result)).toEqual(['recorded', 'pending']);
+    expect(left[1]!.id).toBe(stillSending);
   });
 });
