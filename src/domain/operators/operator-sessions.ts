@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, lt } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, or } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { operators, operatorSessions, type OperatorRole } from '../../db/schema/index.js';
 import { HOUR, MINUTE, type Clock } from '../../lib/clock.js';
@@ -7,6 +7,11 @@ import { newId } from '../../lib/ids.js';
 
 /** A console session ends after this long without a request (issue 33 O1). */
 export const OPERATOR_IDLE_TIMEOUT_MS = 12 * HOUR;
+/**
+ * ... and 24 hours after sign-in whatever its use: a console cookie carries refunds and wallet
+ * adjustments, so a copied one must not live on by being used. A shift signs in once.
+ */
+export const OPERATOR_SESSION_LIFETIME_MS = 24 * HOUR;
 /** last_seen_at is written at most this often per session, not on every request. */
 const TOUCH_EVERY_MS = MINUTE;
 
@@ -24,11 +29,20 @@ export interface OperatorIdentity {
 
 /**
  * Console sessions (the `operator_sessions` table's one owner): opaque 32-byte tokens, only their
- * SHA-256 stored, a 12-hour idle timeout, ended by sign-out, an Owner, or disabling the operator.
+ * SHA-256 stored, a 12-hour idle timeout and a 24-hour lifetime, ended by sign-out, an Owner, or
+ * disabling the operator.
  */
 export function createOperatorSessions(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
   const idleCutoff = () => new Date(clock.now().getTime() - OPERATOR_IDLE_TIMEOUT_MS);
+  const lifetimeCutoff = () => new Date(clock.now().getTime() - OPERATOR_SESSION_LIFETIME_MS);
+  /** Not ended, used within the idle timeout, signed in within the lifetime. */
+  const live = () =>
+    and(
+      isNull(operatorSessions.endedAt),
+      gt(operatorSessions.lastSeenAt, idleCutoff()),
+      gt(operatorSessions.createdAt, lifetimeCutoff()),
+    );
 
   return {
     async issue(
@@ -51,19 +65,13 @@ export function createOperatorSessions(deps: { db: Db; clock: Clock }) {
       return { token, sessionId };
     },
 
-    /** The operator of a live session (not ended, not idle 12 h, operator ACTIVE), or null. */
+    /** The operator of a live session (see `live`), operator ACTIVE, or null. */
     async resolve(token: string): Promise<OperatorIdentity | null> {
       const [row] = await db
         .select({ session: operatorSessions, operator: operators })
         .from(operatorSessions)
         .innerJoin(operators, eq(operators.id, operatorSessions.operatorId))
-        .where(
-          and(
-            eq(operatorSessions.tokenHash, sha256Hex(token)),
-            isNull(operatorSessions.endedAt),
-            gt(operatorSessions.lastSeenAt, idleCutoff()),
-          ),
-        );
+        .where(and(eq(operatorSessions.tokenHash, sha256Hex(token)), live()));
       if (!row || row.operator.status !== 'ACTIVE') return null;
       const now = clock.now();
       if (now.getTime() - row.session.lastSeenAt.getTime() >= TOUCH_EVERY_MS) {
@@ -99,21 +107,21 @@ export function createOperatorSessions(deps: { db: Db; clock: Clock }) {
       return db
         .select()
         .from(operatorSessions)
-        .where(
-          and(
-            eq(operatorSessions.operatorId, operatorId),
-            isNull(operatorSessions.endedAt),
-            gt(operatorSessions.lastSeenAt, idleCutoff()),
-          ),
-        )
+        .where(and(eq(operatorSessions.operatorId, operatorId), live()))
         .orderBy(desc(operatorSessions.lastSeenAt));
     },
 
-    /** Rows idle past the timeout or ended a day ago: the maintenance job deletes them. */
+    /** Rows idle, or signed in, a day past their limit: the maintenance job deletes them. */
     async purgeStale(tx: DbOrTx): Promise<number> {
+      const dayBefore = (cutoff: Date) => new Date(cutoff.getTime() - 24 * HOUR);
       const rows = await tx
         .delete(operatorSessions)
-        .where(lt(operatorSessions.lastSeenAt, new Date(idleCutoff().getTime() - 24 * HOUR)))
+        .where(
+          or(
+            lt(operatorSessions.lastSeenAt, dayBefore(idleCutoff())),
+            lt(operatorSessions.createdAt, dayBefore(lifetimeCutoff())),
+          ),
+        )
         .returning({ id: operatorSessions.id });
       return rows.length;
     },

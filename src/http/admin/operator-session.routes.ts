@@ -108,7 +108,7 @@ export async function operatorSessionRoutes(app: FastifyInstance): Promise<void>
         operationId: 'signInOperator',
         tags: ['Operators'],
         summary: 'Sign in to the console',
-        description: `E-mail, password and a code (authenticator app or a recovery code). Sets the \`svc_operator\` cookie (SameSite=Strict; the session ends after 12 idle hours). 401 INVALID_CREDENTIALS with one message for any wrong part, and for a disabled or not yet enrolled operator. Throttled like the customers' login: per client address and per address+e-mail (${perMinute}/min); after ${accountFailuresPerHour} failures for one e-mail in an hour, addresses that sent one are refused (429) while others are still checked. ${HASH_NOTE}`,
+        description: `E-mail, password and a code (authenticator app or a recovery code). Sets the \`svc_operator\` cookie (SameSite=Strict; the session ends after 12 idle hours, and 24 hours after sign-in). 401 INVALID_CREDENTIALS with one message for any wrong part, and for a disabled or not yet enrolled operator. Throttled like the customers' login: per client address and per address+e-mail (${perMinute}/min); after ${accountFailuresPerHour} failures for one e-mail in an hour, addresses that sent one are refused (429) while others are still checked. ${HASH_NOTE}`,
         body: Type.Object({
           email: Type.String({ minLength: 3, maxLength: 320, description: 'Trimmed and lower-cased' }),
           password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH }),

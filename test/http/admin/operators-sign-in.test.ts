@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, operators } from '../../../src/db/schema/index.js';
 import { totpCode } from '../../../src/domain/operators/second-factor.js';
+import { HOUR } from '../../../src/lib/clock.js';
 import { ADMIN_TOKEN, BASE_URL, buildTestApp, type TestApp } from '../../helpers/app.js';
 import {
   enrolledOperator,
@@ -141,6 +142,28 @@ describe('operator enrolment and sign-in (issue 33 O1)', () => {
     expect((await signIn({ email: op.email, password: op.password, code: code(op, STEP) })).statusCode).toBe(
       200,
     );
+  });
+
+  it('ends a session after 12 idle hours, and 24 hours after sign-in however much it is used', async () => {
+    const op = await enrolledOperator(t, 'finance', 'lifetime@ops.example');
+    const signedIn = async () => {
+      const res = await signIn({ email: op.email, password: op.password, code: code(op) });
+      expect(res.statusCode).toBe(200);
+      t.clock.advance(STEP);
+      return operatorCookieOf(res);
+    };
+    const idle = await signedIn();
+    t.clock.advance(12 * HOUR);
+    expect((await me(idle)).statusCode).toBe(401);
+
+    const busy = await signedIn();
+    // Used every 11 hours: never idle, yet over a day old at the third use.
+    t.clock.advance(11 * HOUR);
+    expect((await me(busy)).statusCode).toBe(200);
+    t.clock.advance(11 * HOUR);
+    expect((await me(busy)).statusCode).toBe(200);
+    t.clock.advance(2 * HOUR);
+    expect((await me(busy)).statusCode).toBe(401);
   });
 
   it('answers every wrong part with one 401 message', async () => {

@@ -364,7 +364,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in to the console
-         * @description E-mail, password and a code (authenticator app or a recovery code). Sets the `svc_operator` cookie (SameSite=Strict; the session ends after 12 idle hours). 401 INVALID_CREDENTIALS with one message for any wrong part, and for a disabled or not yet enrolled operator. Throttled like the customers' login: per client address and per address+e-mail (10/min); after 50 failures for one e-mail in an hour, addresses that sent one are refused (429) while others are still checked. Password hashing is queued per client address: past its share 429 RATE_LIMITED, when the whole queue is full 503 SERVICE_UNAVAILABLE, both with Retry-After.
+         * @description E-mail, password and a code (authenticator app or a recovery code). Sets the `svc_operator` cookie (SameSite=Strict; the session ends after 12 idle hours, and 24 hours after sign-in). 401 INVALID_CREDENTIALS with one message for any wrong part, and for a disabled or not yet enrolled operator. Throttled like the customers' login: per client address and per address+e-mail (10/min); after 50 failures for one e-mail in an hour, addresses that sent one are refused (429) while others are still checked. Password hashing is queued per client address: past its share 429 RATE_LIMITED, when the whole queue is full 503 SERVICE_UNAVAILABLE, both with Retry-After.
          */
         post: operations["signInOperator"];
         /**
