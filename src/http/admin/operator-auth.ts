@@ -23,7 +23,7 @@ const cookieOptions = (config: Config) => ({
   path: '/',
 });
 
-/** A session cookie (no Expires): the server ends it after 12 idle hours, the browser at exit. */
+/** A session cookie (no Expires): the server ends it (12 idle hours, 24 after sign-in), the browser at exit. */
 export function setOperatorCookie(reply: FastifyReply, config: Config, token: string): void {
   reply.setCookie(OPERATOR_COOKIE, token, cookieOptions(config));
 }
