@@ -32,7 +32,19 @@ function subjectOf(job: Job) {
         {accountId}
       </Link>
     );
-  return <span className="admin-mono">{JSON.stringify(job.payload)}</span>;
+  // Anything else as its fields, one per line (`pushId psh_…`), not as raw JSON.
+  const fields = Object.entries((job.payload ?? {}) as Record<string, unknown>);
+  if (fields.length === 0) return '—';
+  return (
+    <span className="admin-mono">
+      {fields.map(([key, value]) => (
+        <span key={key} className="admin-job-field">
+          <span className="admin-muted">{key}</span>{' '}
+          {typeof value === 'string' ? value : JSON.stringify(value)}
+        </span>
+      ))}
+    </span>
+  );
 }
 
 /** Dead letters: jobs out of attempts that nothing else will settle, and a retry for each. */
