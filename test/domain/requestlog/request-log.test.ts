@@ -47,6 +47,32 @@ describe('the request log recorder', () => {
     await log.close();
   });
 
+  it('stores each field as recorded: nulls, quotes, commas, braces and the time to the millisecond', async () => {
+    const clock = new ManualClock(new Date('2026-11-27T10:11:12.345Z'));
+    const { id } = await createUser(t.container);
+    const log = createRequestLog({ db: t.container.db, clock, log: silentLogger, flushMs: 60_000 });
+    const odd: NewPartnerRequest = {
+      ...entry(id, clock, 1),
+      livemode: false,
+      method: 'POST',
+      route: null,
+      path: '/api/public/v1/orders/{"a",b}\\ NULL',
+      status: 402,
+      durationMs: 0,
+      idempotencyKey: 'key "with" quotes, commas',
+      errorCode: 'INSUFFICIENT_BALANCE',
+    };
+    log.record(entry(id, clock, 0));
+    log.record(odd);
+    await log.close();
+    const rows = await t.container.db
+      .select()
+      .from(partnerRequests)
+      .where(eq(partnerRequests.accountId, id))
+      .orderBy(partnerRequests.seq);
+    expect(rows.map(({ seq: _seq, ...row }) => row)).toEqual([entry(id, clock, 0), odd]);
+  });
+
   it('writes as soon as a batch is full, and the rest on close', async () => {
     const clock = new ManualClock();
     const { id } = await createUser(t.container);
