@@ -134,6 +134,11 @@ export async function runPair(
   scenario: Scenario,
   settings: LoadSettings,
   rounds: number,
+  /**
+   * Awaited before each measured run: a scenario that leaves background work (the orders' jobs)
+   * waits until the service has done it, so neither run is measured beside the other's leftovers.
+   */
+  settle: () => Promise<unknown> = async () => undefined,
 ): Promise<{ reference: ScenarioResult; result: ScenarioResult }> {
   const measured = { ...settings, warmupSeconds: 0 };
   if (settings.warmupSeconds > 0) {
@@ -146,6 +151,7 @@ export async function runPair(
   for (let i = 0; i < Math.max(1, rounds); i++) {
     const order = i % 2 === 0 ? (['ref', 'run'] as const) : (['run', 'ref'] as const);
     for (const which of order) {
+      await settle();
       if (which === 'ref') refs.push(await runScenario(reference, measured));
       else runs.push(await runScenario(scenario, measured));
     }
