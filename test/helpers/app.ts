@@ -58,6 +58,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   app.addHook('onClose', () => container.close());
   await app.ready();
+  await redisReady(container.redis);
   return {
     app,
     container: app.container,
@@ -69,4 +70,24 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
       if (fresh) await fresh.drop();
     },
   };
+}
+
+/**
+ * A deployment's traffic waits for GET /ready, which waits for Redis; a test's first request must
+ * not find the connection still opening either (the limiters would count it in-process, and a
+ * throttle test would see one attempt fewer in Redis). A Redis that is meant to be unreachable is
+ * given up on after 2 s.
+ */
+async function redisReady(redis: TestApp['container']['redis']): Promise<void> {
+  if (!redis || redis.status === 'ready') return;
+  let timer: NodeJS.Timeout | undefined;
+  let ready: (() => void) | undefined;
+  // Not events.once: it rejects on the 'error' events an unreachable Redis emits.
+  await new Promise<void>((resolve) => {
+    ready = resolve;
+    redis.once('ready', resolve);
+    timer = setTimeout(resolve, 2_000);
+  });
+  clearTimeout(timer);
+  redis.off('ready', ready!);
 }
