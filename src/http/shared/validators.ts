@@ -16,8 +16,10 @@ export const AJV_OPTIONS: Options = {
  * wrong type answers 400 in the surface's shape. A form body (the sandbox's hosted page) holds
  * only strings, which need no coercion either.
  */
+/** One pool for the process, as Fastify's default: Ajv instances shared by options and schemas. */
+const pool = AjvCompiler();
+
 export const buildValidator: BuildCompilerFromPool = (externalSchemas, options = AJV_OPTIONS) => {
-  const pool = AjvCompiler();
   const coercing = pool(externalSchemas, options);
   if (options.mode === 'JTD') return coercing;
   const asSent = pool(externalSchemas, {
