@@ -1,16 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import {
-  ADMIN_TOKEN,
-  atEachSize,
-  baseURL,
-  buyWithWallet,
-  checkLayout,
-  firstPlan,
-  fundWallet,
-  registerViaApi,
-} from './helpers';
+import { expect, test, type Page } from '@playwright/test';
+import { atEachSize, baseURL, buyWithWallet, checkLayout, fundWallet, registerViaApi } from './helpers';
+import { failedOrder, faults } from './failed-orders';
 import { createOperator, nextCode, signIn, type TestOperator } from './operator';
 
 /**
@@ -21,17 +13,8 @@ import { createOperator, nextCode, signIn, type TestOperator } from './operator'
  * refunds an order; the audit log names both.
  */
 
-const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 const NOTE = 'Checked with the provider: profile released, first attempt timed out.';
 const REPLY = 'Your eSIM is on its way: we retried the order for you.';
-
-async function faults(request: APIRequestContext, failNext: number): Promise<void> {
-  const res = await request.post('/api/admin/v1/sandbox/esim-provider/faults', {
-    headers: admin,
-    data: { failNext },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-}
 
 test.afterEach(async ({ request }) => {
   await faults(request, 0);
@@ -70,17 +53,6 @@ async function enrol(page: Page, link: string, name: string, password: string): 
   await page.getByRole('button', { name: 'I have saved them' }).click();
   await expect(page.getByTestId('operator-who')).toContainText(name);
   return operator;
-}
-
-async function failedOrder(customer: Page): Promise<string> {
-  const plan = await firstPlan(customer.request, 'TR');
-  await faults(customer.request, 100);
-  const res = await customer.request.post('/api/v1/checkout', {
-    headers: { origin: baseURL },
-    data: { planId: plan.id, quantity: 1, paymentMethod: 'wallet' },
-  });
-  expect(res.status(), await res.text()).toBe(502);
-  return ((await res.json()) as { orderId: string }).orderId;
 }
 
 test('first Owner by the command, Support works a customer, Finance refunds, the audit log names both', async ({

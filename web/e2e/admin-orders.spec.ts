@@ -1,14 +1,6 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import {
-  ADMIN_TOKEN,
-  adminGet,
-  atEachSize,
-  baseURL,
-  checkLayout,
-  firstPlan,
-  fundWallet,
-  registerViaApi,
-} from './helpers';
+import { expect, test } from '@playwright/test';
+import { adminGet, atEachSize, checkLayout, fundWallet, registerViaApi } from './helpers';
+import { failedOrder, faults } from './failed-orders';
 import { createOperator, signIn } from './operator';
 
 /**
@@ -16,35 +8,10 @@ import { createOperator, signIn } from './operator';
  * audit log naming both; the orders list and its filters at 390 and 1280 px.
  */
 
-const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
-
 // Whatever a test left behind, the next spec finds a working provider.
 test.afterEach(async ({ request }) => {
   await faults(request, 0);
 });
-
-async function faults(request: APIRequestContext, failNext: number): Promise<void> {
-  const res = await request.post('/api/admin/v1/sandbox/esim-provider/faults', {
-    headers: admin,
-    data: { failNext },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-}
-
-/**
- * A customer's wallet order whose eSIM the provider refused: PROCESSING, retries pending. The
- * provider keeps failing (the background retry too, 30 s later) until the test calls faults(0).
- */
-async function failedOrder(customer: Page): Promise<string> {
-  const plan = await firstPlan(customer.request, 'TR');
-  await faults(customer.request, 100);
-  const res = await customer.request.post('/api/v1/checkout', {
-    headers: { origin: baseURL },
-    data: { planId: plan.id, quantity: 1, paymentMethod: 'wallet' },
-  });
-  expect(res.status(), await res.text()).toBe(502);
-  return ((await res.json()) as { orderId: string }).orderId;
-}
 
 test('Support retries a failed order; Finance refunds one; the audit log names both', async ({
   browser,
