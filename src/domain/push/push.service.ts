@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client.js';
 import type { KeysetPage } from '../../db/keyset.js';
+import { deleteInBatches } from '../../db/purge.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { JobHandlers } from '../../jobs/worker.js';
 import { DAY, type Clock } from '../../lib/clock.js';
@@ -23,8 +24,6 @@ export const PUSH_SEND_JOB = 'push.send';
 
 /** Sent, failed and skipped pushes are kept this long: the console's outbox and the timelines. */
 export const PUSH_RETENTION_DAYS = 90;
-const PURGE_BATCH = 10_000;
-const PURGE_MAX_BATCHES = 50;
 
 /** About 20 minutes of retries (5 s, 10 s, … 10 min), then the message is marked failed. */
 const MAX_ATTEMPTS = 9;
@@ -187,13 +186,7 @@ export function createPushService(deps: {
      */
     async purge(): Promise<number> {
       const cutoff = new Date(clock.now().getTime() - PUSH_RETENTION_DAYS * DAY);
-      let total = 0;
-      for (let i = 0; i < PURGE_MAX_BATCHES; i++) {
-        const n = await deleteSettledBefore(db, cutoff, PURGE_BATCH);
-        total += n;
-        if (n < PURGE_BATCH) break;
-      }
-      return total;
+      return deleteInBatches((limit) => deleteSettledBefore(db, cutoff, limit));
     },
     async close(): Promise<void> {
       await Promise.all([senders.fcm?.close(), senders.apns?.close(), senders.webPush.close()]);

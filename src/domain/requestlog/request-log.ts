@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client.js';
 import type { KeyValue } from '../../db/keyset.js';
+import { deleteInBatches } from '../../db/purge.js';
 import { DAY, type Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
 import {
@@ -23,9 +24,6 @@ export const REQUEST_LOG_BATCH = 500;
 export const REQUEST_LOG_DAILY_CAP = 100_000;
 /** Entries held while the database does not take them; the oldest are dropped beyond it. */
 export const REQUEST_LOG_MAX_BUFFERED = 20_000;
-const PURGE_BATCH = 10_000;
-/** Per retention run: 50 × 10 000 rows; what is left goes on the next run (every 15 min). */
-const PURGE_MAX_BATCHES = 50;
 
 export interface RequestLogEntry {
   createdAt: string;
@@ -165,13 +163,7 @@ export function createRequestLog(deps: {
     /** Deletes requests older than the retention (bounded per run); returns how many. */
     async purge(): Promise<number> {
       const cutoff = new Date(clock.now().getTime() - REQUEST_LOG_RETENTION_DAYS * DAY);
-      let total = 0;
-      for (let i = 0; i < PURGE_MAX_BATCHES; i++) {
-        const n = await repository.deleteOlderThan(db, cutoff, PURGE_BATCH);
-        total += n;
-        if (n < PURGE_BATCH) break;
-      }
-      return total;
+      return deleteInBatches((limit) => repository.deleteOlderThan(db, cutoff, limit));
     },
   };
 }
