@@ -134,6 +134,8 @@ test('every console page sets a title of its own, in the console’s name', asyn
   await expect(page).toHaveTitle('Sign in · Roam Ops');
   await signIn(page, await createOperator(request, 'owner'));
   const nav = page.getByRole('navigation', { name: 'Console' }).getByRole('link');
+  // allTextContents does not wait: the console renders after its session check.
+  await expect(nav.nth(5)).toBeVisible();
   const labels = await nav.allTextContents();
   expect(labels.length).toBeGreaterThan(5);
   // Each page's heading and title are its navigation label, so no two pages share a title.

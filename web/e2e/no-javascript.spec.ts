@@ -20,7 +20,7 @@ test.describe('without JavaScript', () => {
     await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link').click();
     await page.getByRole('link', { name: 'All countries' }).click();
     await expect(page).toHaveURL(/\/\?filter=all$/);
-    expect(await page.getByTestId('destination-list').getByRole('link').count()).toBeGreaterThan(20);
+    await expect(page.getByTestId('destination-list').getByRole('link').nth(20)).toBeAttached();
   });
 
   test('the Turkish page reads in Turkish and keeps the language in its links', async ({ page }) => {

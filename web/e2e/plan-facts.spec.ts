@@ -54,7 +54,7 @@ test('a global plan: from installation, no top-ups, its countries behind a searc
       'true',
     );
     const list = page.getByRole('list', { name: 'Covered countries' });
-    expect(await list.getByRole('listitem').count()).toBeGreaterThan(100);
+    await expect(list.getByRole('listitem').nth(100)).toBeAttached();
 
     const search = page.getByRole('searchbox', { name: 'Search the covered countries' });
     await search.fill('japan');
