@@ -46,6 +46,10 @@ async function main(): Promise<void> {
 
   // The printed address is one the web app works at (H11): see listenText.
   await app.listen({ port: config.port, host: config.host, listenTextResolver: listenText(config) });
+  // Route schemas compile on first use; the rest now, between requests, so an error still shows.
+  app
+    .compileSchemas()
+    .catch((err: unknown) => log.error({ err: String(err) }, 'a route schema does not compile'));
   container
     .warmUp()
     .catch((err: unknown) =>

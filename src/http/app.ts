@@ -25,6 +25,7 @@ import { installMetrics } from './metrics.js';
 import { installBodyRules, transportServerOptions } from './shared/transport.js';
 import { readWebBuild, registerWebApp, webNotFoundPage } from './web.js';
 import { AJV_OPTIONS, buildValidator } from './shared/validators.js';
+import { lazySchemaCompilers } from './shared/lazy-schemas.js';
 import { Type } from '@sinclair/typebox';
 import './types.js';
 
@@ -72,6 +73,7 @@ function acceptEmptyJsonBodies(app: FastifyInstance): void {
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { container } = options;
   const { config } = container;
+  const schemas = lazySchemaCompilers(buildValidator);
   const app = Fastify({
     ...(options.loggerInstance
       ? { loggerInstance: options.loggerInstance }
@@ -84,10 +86,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ...securityServerOptions(),
     genReqId: requestIdOf,
     ajv: AJV_OPTIONS,
-    schemaController: { compilersFactory: { buildValidator } },
+    schemaController: { compilersFactory: schemas.compilersFactory },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('container', container);
+  app.decorate('compileSchemas', () => schemas.compileAll());
   app.decorateRequest('auth', null);
   app.decorateRequest('partner', null);
   app.decorateRequest('livemode', true);

@@ -15,6 +15,11 @@ export interface MobileAuth {
 declare module 'fastify' {
   interface FastifyInstance {
     container: Container;
+    /**
+     * Compiles the route schemas no request has used yet (./shared/lazy-schemas.ts): called after
+     * listening, and by the test that every schema compiles. Resolves with how many it compiled.
+     */
+    compileSchemas: () => Promise<number>;
   }
   interface FastifyRequest {
     /** Set by the Mobile surface's auth hook: null when the request carries no valid session. */
