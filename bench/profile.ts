@@ -18,7 +18,7 @@ import { openBenchDatabase } from './database.js';
 import type { BenchDatabaseKind } from './harness.js';
 import { runScenario } from './load.js';
 import { prepare, serviceEnv } from './prepare.js';
-import { cpuSeconds, startService } from './processes.js';
+import { cpuSeconds, startService, waitUntilQuiet } from './processes.js';
 
 interface ProfileNode {
   id: number;
@@ -81,6 +81,8 @@ async function main(): Promise<void> {
       for (const path of paths) {
         const login = path === 'login';
         const order = path === 'orders';
+        // Start-up's background work (the search index, first compiles) is not the requests' cost.
+        await waitUntilQuiet(service.process.pid!);
         const cpuBefore = [cpuSeconds([service.process.pid!]), cpuSeconds(postgresPids())];
         const result = await runScenario(
           {
