@@ -32,7 +32,7 @@ export function createContainer(deps: ContainerDeps) {
   const esim = buildEsimProviders(infra, events, deps.esimProviders);
   const catalog = buildCatalog(infra, esim);
   const payments = buildPayments(infra, events, catalog);
-  const orders = buildOrders(infra, { events, esim, catalog, accounts, payments });
+  const orders = buildOrders(infra, { events, esim, catalog, accounts, payments, push: push.push });
   const autoTopUp = buildAutoTopUp(infra, { events, catalog, orders });
   const webhooks = buildWebhooks(infra, events);
   const operators = buildOperators(infra, accounts);

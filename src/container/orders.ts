@@ -12,11 +12,19 @@ import type { Accounts } from './accounts.js';
 import type { EsimProviders } from './esim.js';
 import type { Catalog } from './catalog.js';
 import type { Payments } from './payments.js';
+import type { Push } from './push.js';
 
 /** Orders, fulfillment and their jobs, self-service cancel, operator order actions, test mode, the data export, receipts. */
 export function buildOrders(
   infra: Infrastructure,
-  areas: { events: Events; esim: EsimProviders; catalog: Catalog; accounts: Accounts; payments: Payments },
+  areas: {
+    events: Events;
+    esim: EsimProviders;
+    catalog: Catalog;
+    accounts: Accounts;
+    payments: Payments;
+    push: Push['push'];
+  },
 ) {
   const { config, db, clock, queue, log, metrics, audit, mailer, jobHandlers, startupTasks } = infra;
   const { partnerEvents, esimChanges, providerNotifications, receipts } = areas.events;
@@ -68,6 +76,8 @@ export function buildOrders(
     orders,
     wallet: areas.payments.wallet,
     support,
+    devices: areas.accounts.devices,
+    messages: { mailsTo: (email) => mailer.allTo(email), pushesOf: (id) => areas.push.listAll(id) },
   });
   // The operator console's account page (issue 33 O2): reads of every area, like the export.
   const accountDetail = createAccountDetail({

@@ -1,4 +1,7 @@
 import type { Clock } from '../../lib/clock.js';
+import type { PushDevice } from '../devices/devices.service.js';
+import type { MailRecord } from '../mail/mailer.js';
+import type { PushRecord } from '../push/push-messages.js';
 import type { EsimRow, OrderRow, OrderService } from '../orders/orders.service.js';
 import type { SupportService, TicketView } from '../support/support.service.js';
 import type { WalletService, WalletTransaction } from '../wallet/wallet.service.js';
@@ -24,6 +27,11 @@ export interface AccountData {
    */
   test: ModeData;
   tickets: TicketView[];
+  /** The devices pushes go to, most recently seen first. */
+  devices: PushDevice[];
+  /** What was sent to the account's current address and its devices, newest first. */
+  mails: MailRecord[];
+  pushes: PushRecord[];
 }
 
 export interface DataExportDeps {
@@ -32,6 +40,11 @@ export interface DataExportDeps {
   orders: Pick<OrderService, 'listOrders' | 'listEsims' | 'esimIdsByOrder'>;
   wallet: Pick<WalletService, 'listAllTransactions'>;
   support: Pick<SupportService, 'listForAccount'>;
+  devices: { list(accountId: string): Promise<PushDevice[]> };
+  messages: {
+    mailsTo(email: string): Promise<MailRecord[]>;
+    pushesOf(accountId: string): Promise<PushRecord[]>;
+  };
 }
 
 /**
@@ -63,6 +76,9 @@ export function createDataExport(deps: DataExportDeps) {
         live: await modeData(accountId, true),
         test: await modeData(accountId, false),
         tickets: await deps.support.listForAccount(accountId),
+        devices: await deps.devices.list(accountId),
+        mails: await deps.messages.mailsTo(account.account.email),
+        pushes: await deps.messages.pushesOf(accountId),
       };
     },
   };

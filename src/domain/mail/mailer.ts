@@ -40,6 +40,8 @@ export interface Mailer {
    * candidates of an order's timeline (on mail_outbox_to_list_idx), which picks its own.
    */
   listTo(filter: { to: string[]; from: Date; until: Date; limit: number }): Promise<MailRecord[]>;
+  /** Every message recorded to `to`, newest first (the account holder's data export). */
+  allTo(to: string): Promise<MailRecord[]>;
 }
 
 export function createMailer(deps: {
@@ -132,6 +134,14 @@ export function createMailer(deps: {
         )
         .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id))
         .limit(limit);
+    },
+
+    async allTo(to) {
+      return deps.db
+        .select()
+        .from(mailOutbox)
+        .where(eq(mailOutbox.to, to.trim().toLowerCase()))
+        .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id));
     },
 
     async listTo({ to, from, until, limit }) {

@@ -71,6 +71,15 @@ export async function listPushes(
     .limit(limit);
 }
 
+/** Every push recorded for the account, newest first (the account holder's data export). */
+export async function listAllAccountPushes(db: Db, accountId: string): Promise<PushRecord[]> {
+  return db
+    .select()
+    .from(pushMessages)
+    .where(eq(pushMessages.accountId, accountId))
+    .orderBy(desc(pushMessages.createdAt), desc(pushMessages.id));
+}
+
 /**
  * The account's pushes recorded in [from, until), oldest first, at most `limit`
  * (push_messages_account_list_idx): the candidates of an order's timeline, which picks its own.

@@ -13,6 +13,7 @@ import {
   deleteSettledBefore,
   findPush,
   listAccountPushesBetween,
+  listAllAccountPushes,
   listPushes,
   recordPushes,
   seenDedupeKey,
@@ -175,6 +176,8 @@ export function createPushService(deps: {
     toAccount,
     /** Newest first; `accountId` filters (GET /api/admin/v1/push). */
     list: (filter: { accountId?: string | undefined } & KeysetPage) => listPushes(db, filter),
+    /** Every push recorded for the account, newest first (its data export). */
+    listAll: (accountId: string) => listAllAccountPushes(db, accountId),
     /** The account's pushes in [from, until), oldest first (an order's timeline). */
     listBetween: (filter: { accountId: string; from: Date; until: Date; limit: number }) =>
       listAccountPushesBetween(db, filter),

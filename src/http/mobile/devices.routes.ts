@@ -10,7 +10,7 @@ const PushToken = Type.String({
   description: 'APNs or FCM registration token; for `WEB` the subscription’s `endpoint`',
 });
 
-const Platform = Type.Union([Type.Literal('IOS'), Type.Literal('ANDROID'), Type.Literal('WEB')]);
+export const Platform = Type.Union([Type.Literal('IOS'), Type.Literal('ANDROID'), Type.Literal('WEB')]);
 
 const Base64Url = (description: string) =>
   Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_-]+={0,2}$', description });
@@ -34,7 +34,7 @@ const WebPushSubscriptionSchema = Type.Object(
   { title: 'WebPushSubscription' },
 );
 
-const PushDeviceSchema = Type.Object(
+export const PushDeviceSchema = Type.Object(
   {
     id: Type.String(),
     platform: Platform,
@@ -46,7 +46,7 @@ const PushDeviceSchema = Type.Object(
   { title: 'PushDevice' },
 );
 
-function toDevice(device: PushDevice) {
+export function toDevice(device: PushDevice) {
   return {
     id: device.id,
     platform: device.platform,

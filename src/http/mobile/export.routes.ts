@@ -11,10 +11,13 @@ import {
 } from '../shared/order-presenters.js';
 import { callerLocale } from '../shared/locale.js';
 import { createRateLimitGuard } from '../shared/rate-limit.js';
-import { IsoDate, mobileErrors } from '../shared/schemas.js';
+import { IsoDate, mobileErrors, Nullable } from '../shared/schemas.js';
 import { presentUser, UserSchema } from '../shared/user.js';
 import { presentWalletTransaction, WalletTransactionSchema } from '../shared/wallet-transaction.js';
 import { CustomerTicketSchema, toCustomerTicket } from './support.routes.js';
+import { Platform, PushDeviceSchema, toDevice } from './devices.routes.js';
+import type { MailRecord } from '../../domain/mail/mailer.js';
+import type { PushRecord } from '../../domain/push/push-messages.js';
 
 /** Names the document's shape, so a reader of an old download knows which schema it follows. */
 export const EXPORT_FORMAT = 'esim-account-export/1' as const;
@@ -25,6 +28,54 @@ const modeLists = {
   walletTransactions: Type.Array(WalletTransactionSchema, { description: 'Newest first, the whole history' }),
 };
 
+const ExportedMailSchema = Type.Object(
+  {
+    id: Type.String(),
+    subject: Type.String(),
+    status: Type.Union([Type.Literal('recorded'), Type.Literal('sent'), Type.Literal('failed')]),
+    createdAt: IsoDate,
+    sentAt: Nullable(IsoDate),
+  },
+  {
+    title: 'ExportedMail',
+    description:
+      'A message sent to the account’s address. Without its text: a text can hold a one-time link (sign-in, password reset).',
+  },
+);
+
+const ExportedPushSchema = Type.Object(
+  {
+    id: Type.String(),
+    deviceId: Type.String(),
+    platform: Platform,
+    title: Type.String(),
+    body: Type.String(),
+    status: Type.String({ description: 'recorded, pending, sent, failed, gone or skipped' }),
+    createdAt: IsoDate,
+    sentAt: Nullable(IsoDate),
+  },
+  { title: 'ExportedPush' },
+);
+
+const presentMail = (m: MailRecord) => ({
+  id: m.id,
+  subject: m.subject,
+  status: m.status,
+  createdAt: m.createdAt.toISOString(),
+  sentAt: m.sentAt?.toISOString() ?? null,
+});
+
+const presentPush = (p: PushRecord) => ({
+  id: p.id,
+  deviceId: p.deviceId,
+  platform: p.platform,
+  title: p.title,
+  body: p.body,
+  status: p.status,
+  createdAt: p.createdAt.toISOString(),
+  sentAt: p.sentAt?.toISOString() ?? null,
+});
+
 export const AccountExportSchema = Type.Object(
   {
     format: Type.Literal(EXPORT_FORMAT),
@@ -33,6 +84,13 @@ export const AccountExportSchema = Type.Object(
     ...modeLists,
     supportTickets: Type.Array(CustomerTicketSchema, {
       description: 'Most recent activity first, each with its whole thread (oldest message first)',
+    }),
+    pushDevices: Type.Array(PushDeviceSchema, {
+      description: 'The devices pushes go to, most recently seen first',
+    }),
+    mails: Type.Array(ExportedMailSchema, { description: 'Newest first, as far back as they are kept' }),
+    pushes: Type.Array(ExportedPushSchema, {
+      description: 'One per device a push went to, newest first; kept 90 days once settled',
     }),
     testMode: Type.Object(
       {
@@ -101,7 +159,7 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Download my data',
         description:
           'One JSON document with everything the service holds about the caller: profile, orders, eSIMs, wallet ' +
-          'transactions and support tickets with their messages, all of them (no paging). Orders and money of the ' +
+          'transactions, support tickets with their messages, push devices, and the mails and pushes sent, all of them (no paging). Orders and money of the ' +
           'Partner API test mode are under `testMode`, never mixed with the live lists. Sent as an attachment. ' +
           `At most ${exportsPerHour} per hour per account: 429 RATE_LIMITED with Retry-After.`,
         response: { 200: AccountExportSchema, ...mobileErrors(401, 403, 429) },
@@ -126,6 +184,9 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
         profile: presentUser(data.account, config.publicBaseUrl),
         ...presentMode(data.live, config.publicBaseUrl, names),
         supportTickets: data.tickets.map(toCustomerTicket),
+        pushDevices: data.devices.map(toDevice),
+        mails: data.mails.map(presentMail),
+        pushes: data.pushes.map(presentPush),
         testMode: {
           walletBalance: centsToUsd(data.account.account.testWalletBalanceCents),
           ...presentMode(data.test, config.publicBaseUrl, names),

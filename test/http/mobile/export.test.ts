@@ -18,6 +18,9 @@ interface ExportBody {
   esims: { id: string; orderId: string; iccid: string }[];
   walletTransactions: { kind: string; amount: number; orderId: string | null }[];
   supportTickets: { id: string; subject: string; messages: { author: string; message: string }[] }[];
+  pushDevices: { id: string; platform: string; pushToken: string }[];
+  mails: { subject: string; status: string; createdAt: string }[];
+  pushes: { deviceId: string; title: string; body: string; status: string }[];
   testMode: {
     walletBalance: number;
     orders: { id: string; orderNumber: string }[];
@@ -96,6 +99,32 @@ describe('GET /api/v1/user/export', () => {
     const otherTicket = await openTicket(other, 'Theirs');
     const testOrder = await testModeOrder(me);
     const otherTestOrder = await testModeOrder(other);
+    // A device each, a push each, and a mail each whose text holds a one-time link.
+    const myToken = `fcm-mine-${'x'.repeat(100)}`;
+    for (const [user, token] of [
+      [me, myToken],
+      [other, `fcm-theirs-${'y'.repeat(100)}`],
+    ] as const) {
+      const device = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/user/push-devices',
+        headers: user.auth,
+        payload: { platform: 'ANDROID', pushToken: token },
+      });
+      expect(device.statusCode, device.body).toBe(200);
+      const who = user === me ? 'Mine' : 'Theirs';
+      await t.container.push.toAccount(
+        t.container.db,
+        user.id,
+        { title: `${who} push`, body: 'Hi', data: {} },
+        `t:${who}`,
+      );
+      await t.container.mailer.send({
+        to: user.email,
+        subject: `${who} mail`,
+        text: `https://x.example/reset#${who}-one-time`,
+      });
+    }
 
     const res = await exportOf(me);
     expect(res.statusCode, res.body).toBe(200);
@@ -122,6 +151,14 @@ describe('GET /api/v1/user/export', () => {
       { author: 'staff', message: 'Staff answer' },
     ]);
 
+    expect(body.pushDevices).toMatchObject([{ platform: 'ANDROID', pushToken: myToken }]);
+    expect(body.pushes).toMatchObject([
+      { deviceId: body.pushDevices[0]!.id, title: 'Mine push', body: 'Hi' },
+    ]);
+    // Every mail to the address (the purchase's receipt among them, once its job ran), never a text.
+    expect(body.mails.map((m) => m.subject)).toContain('Mine mail');
+    expect(res.body).not.toContain('Mine-one-time');
+
     // Test mode: under testMode only, with the test wallet's own money.
     expect(body.testMode.orders.map((o) => o.id)).toEqual([testOrder]);
     expect(body.testMode.esims.map((e) => e.orderId)).toEqual([testOrder]);
@@ -130,7 +167,15 @@ describe('GET /api/v1/user/export', () => {
     expect(body.orders.map((o) => o.id)).not.toContain(testOrder);
 
     // The other account appears nowhere in the document.
-    for (const foreign of [other.id, other.email, otherOrder, otherTicket, otherTestOrder, 'Theirs']) {
+    for (const foreign of [
+      other.id,
+      other.email,
+      otherOrder,
+      otherTicket,
+      otherTestOrder,
+      'Theirs',
+      'fcm-theirs',
+    ]) {
       expect(res.body, foreign).not.toContain(foreign);
     }
   });
@@ -143,6 +188,9 @@ describe('GET /api/v1/user/export', () => {
       esims: [],
       walletTransactions: [],
       supportTickets: [],
+      pushDevices: [],
+      mails: [],
+      pushes: [],
       testMode: { walletBalance: 0, orders: [], esims: [], walletTransactions: [] },
     });
   });
@@ -163,6 +211,9 @@ describe('GET /api/v1/user/export', () => {
       'esims',
       'walletTransactions',
       'supportTickets',
+      'pushDevices',
+      'mails',
+      'pushes',
       'testMode',
     ]);
   });

@@ -1261,7 +1261,7 @@ export interface paths {
         };
         /**
          * Download my data
-         * @description One JSON document with everything the service holds about the caller: profile, orders, eSIMs, wallet transactions and support tickets with their messages, all of them (no paging). Orders and money of the Partner API test mode are under `testMode`, never mixed with the live lists. Sent as an attachment. At most 10 per hour per account: 429 RATE_LIMITED with Retry-After.
+         * @description One JSON document with everything the service holds about the caller: profile, orders, eSIMs, wallet transactions, support tickets with their messages, push devices, and the mails and pushes sent, all of them (no paging). Orders and money of the Partner API test mode are under `testMode`, never mixed with the live lists. Sent as an attachment. At most 10 per hour per account: 429 RATE_LIMITED with Retry-After.
          */
         get: operations["exportMyData"];
         put?: never;
@@ -1501,9 +1501,15 @@ export interface components {
             exportedAt: string;
             /** @enum {string} */
             format: "esim-account-export/1";
+            /** @description Newest first, as far back as they are kept */
+            mails: components["schemas"]["ExportedMail"][];
             /** @description Newest first, each with the ids of its eSIMs */
             orders: components["schemas"]["Order"][];
             profile: components["schemas"]["User"];
+            /** @description The devices pushes go to, most recently seen first */
+            pushDevices: components["schemas"]["PushDevice"][];
+            /** @description One per device a push went to, newest first; kept 90 days once settled */
+            pushes: components["schemas"]["ExportedPush"][];
             /** @description Most recent activity first, each with its whole thread (oldest message first) */
             supportTickets: components["schemas"]["SupportTicket"][];
             /** @description What the Partner API test key (svc_test_sk_…) made: sandbox orders and eSIMs paid from the test wallet. Never real money or real eSIMs, so kept apart from the lists above; empty lists when test mode was never used. */
@@ -1965,6 +1971,34 @@ export interface components {
             currency: string;
             /** @description Units of `currency` per 1 USD, a decimal string */
             ratePerUsd: string;
+        };
+        /** ExportedMail */
+        ExportedMail: {
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            createdAt: string;
+            id: string;
+            sentAt: string | null;
+            status: "recorded" | "sent" | "failed";
+            subject: string;
+        };
+        /** ExportedPush */
+        ExportedPush: {
+            body: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            createdAt: string;
+            deviceId: string;
+            id: string;
+            platform: "IOS" | "ANDROID" | "WEB";
+            sentAt: string | null;
+            /** @description recorded, pending, sent, failed, gone or skipped */
+            status: string;
+            title: string;
         };
         /** ForgotPasswordRequest */
         ForgotPasswordRequest: {
