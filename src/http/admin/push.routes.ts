@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { PushRecord } from '../../domain/push/push-messages.js';
 import { defineList, NextCursorSchema, pageQuery } from '../shared/pagination.js';
-import { adminErrors, IsoDate, Nullable } from '../shared/schemas.js';
+import { adminErrors, IsoDate, Nullable, PushResultSchema } from '../shared/schemas.js';
 
 const PushMessageSchema = Type.Object(
   {
@@ -16,21 +16,7 @@ const PushMessageSchema = Type.Object(
     title: Type.String(),
     body: Type.String(),
     data: Type.Record(Type.String(), Type.String()),
-    result: Type.Union(
-      [
-        Type.Literal('recorded'),
-        Type.Literal('pending'),
-        Type.Literal('sent'),
-        Type.Literal('failed'),
-        Type.Literal('gone'),
-        Type.Literal('skipped'),
-      ],
-      {
-        description:
-          'recorded (PUSH_TRANSPORT=outbox), pending (queued or retrying), sent, failed (refused or out of ' +
-          'retries), gone (the token is gone; the device was removed), skipped (the device was removed first)',
-      },
-    ),
+    result: PushResultSchema,
     error: Nullable(Type.String({ description: 'The push service’s last refusal or failure' })),
     attempts: Type.Integer(),
     createdAt: IsoDate,

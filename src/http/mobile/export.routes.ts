@@ -11,7 +11,7 @@ import {
 } from '../shared/order-presenters.js';
 import { callerLocale } from '../shared/locale.js';
 import { createRateLimitGuard } from '../shared/rate-limit.js';
-import { IsoDate, mobileErrors, Nullable } from '../shared/schemas.js';
+import { IsoDate, mobileErrors, Nullable, PushResultSchema } from '../shared/schemas.js';
 import { presentUser, UserSchema } from '../shared/user.js';
 import { presentWalletTransaction, WalletTransactionSchema } from '../shared/wallet-transaction.js';
 import { CustomerTicketSchema, toCustomerTicket } from './support.routes.js';
@@ -50,7 +50,7 @@ const ExportedPushSchema = Type.Object(
     platform: Platform,
     title: Type.String(),
     body: Type.String(),
-    status: Type.String({ description: 'recorded, pending, sent, failed, gone or skipped' }),
+    status: PushResultSchema,
     createdAt: IsoDate,
     sentAt: Nullable(IsoDate),
   },

@@ -70,3 +70,20 @@ export const TopUpSupportedSchema = Type.Boolean({
     'The eSIM of this plan takes top-up plans later (more data without a new eSIM); false for ' +
     'top-up plans themselves',
 });
+
+/** What became of a push to one device (push_messages.status): the console's and the export's. */
+export const PushResultSchema = Type.Union(
+  [
+    Type.Literal('recorded'),
+    Type.Literal('pending'),
+    Type.Literal('sent'),
+    Type.Literal('failed'),
+    Type.Literal('gone'),
+    Type.Literal('skipped'),
+  ],
+  {
+    description:
+      'recorded (PUSH_TRANSPORT=outbox), pending (queued or retrying), sent, failed (refused or out of ' +
+      'retries), gone (the token is gone; the device was removed), skipped (the device was removed first)',
+  },
+);

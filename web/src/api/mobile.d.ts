@@ -1996,8 +1996,8 @@ export interface components {
             id: string;
             platform: "IOS" | "ANDROID" | "WEB";
             sentAt: string | null;
-            /** @description recorded, pending, sent, failed, gone or skipped */
-            status: string;
+            /** @description recorded (PUSH_TRANSPORT=outbox), pending (queued or retrying), sent, failed (refused or out of retries), gone (the token is gone; the device was removed), skipped (the device was removed first) */
+            status: "recorded" | "pending" | "sent" | "failed" | "gone" | "skipped";
             title: string;
         };
         /** ForgotPasswordRequest */
